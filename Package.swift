@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+// RadarKiosk: a fullscreen radar kiosk for Linux boards. One module per layer;
+// lower layers never import higher ones (see README, "Architecture").
+import PackageDescription
+
+// Hot loops in the rasterizer are written against raw buffers whose bounds the
+// code checks once per span; exclusivity checks per access would only cost time.
+let hotLoopFlags: [SwiftSetting] = [
+    .unsafeFlags(["-enforce-exclusivity=unchecked"]),
+]
+
+let package = Package(
+    name: "RadarKiosk",
+    products: [
+        .executable(name: "radar-kiosk", targets: ["radar-kiosk"]),
+    ],
+    targets: [
+        // System libraries, found through pkg-config; Debian packages named as providers.
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+
+        // Counts heap allocations process-wide, for benchmarks and allocation tests.
+        .target(name: "CAllocationCounter"),
+
+        // Layers, lowest first.
+        .target(name: "AnimationCore", swiftSettings: hotLoopFlags),
+        .target(name: "Raster", swiftSettings: hotLoopFlags),
+        .target(name: "RasterIO", dependencies: ["Raster", "CPNG"]),
+        .target(name: "Typography", dependencies: ["Raster", "AnimationCore", "CFreeType", "CHarfBuzz"],
+                swiftSettings: hotLoopFlags),
+        .target(name: "Display", dependencies: ["Raster", "RasterIO", "CDRM"]),
+        .target(name: "Input"),
+        .target(name: "Feed"),
+        .target(name: "RadarKiosk",
+                dependencies: ["AnimationCore", "Raster", "RasterIO", "Typography", "Display", "Input", "Feed",
+                               "CAllocationCounter"]),
+        .executableTarget(name: "radar-kiosk", dependencies: ["RadarKiosk"]),
+
+        .testTarget(name: "AnimationCoreTests", dependencies: ["AnimationCore"]),
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "RasterIO"]),
+        .testTarget(name: "TypographyTests", dependencies: ["Typography", "Raster"]),
+        .testTarget(name: "RadarKioskTests", dependencies: ["RadarKiosk"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,9 @@
+#ifndef RADAR_KIOSK_ALLOCATION_COUNTER_H
+#define RADAR_KIOSK_ALLOCATION_COUNTER_H
+#include <stdint.h>
+
+/// Number of heap allocations (malloc, calloc, realloc, aligned variants)
+/// made by the whole process since it started.
+uint64_t radar_allocation_count(void);
+
+#endif

@@ -1,0 +1,1 @@
+// Placeholder until the Feed layer lands.

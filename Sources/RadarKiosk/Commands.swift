@@ -1,0 +1,127 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Raster
+import RasterIO
+import Typography
+
+/// The `radar-kiosk` command line: every command, its flags and its help.
+public enum RadarKioskCommand {
+    public static let commands: [CommandSpec] = [
+        CommandSpec("run", "Run the kiosk: on a free DRM output if there is one, else on the headless display.", flags: [
+            .init("--display", value: "auto|drm|headless", "where to show the kiosk (default auto)"),
+            .init("--output", value: "NAME", "DRM connector name (HDMI-A-1, DSI-1, Virtual-1) or /dev/dri/by-path entry"),
+            .init("--config", value: "FILE", "configuration file (default /etc/radar-kiosk/radar-kiosk.conf if it exists)"),
+            .init("--size", value: "WxH", "headless size, or the DRM mode to choose (default 1920x1080 headless)"),
+            .init("--refresh", value: "HZ", "headless refresh rate, or the DRM mode's (default 60)"),
+            .init("--rotate", value: "0|90|180|270", "rotate the picture"),
+            .init("--autoplay", value: "FILE|demo", "play timed commands from FILE, or the built-in demo"),
+            .init("--record", value: "FILE.y4m", "record every shown frame to a Y4M video"),
+            .init("--frames", value: "N", "stop after N frames"),
+            .init("--fonts", value: "DIR", "directory holding the B612 fonts"),
+        ]),
+        CommandSpec("outputs", "List DRM cards, connectors, their status, modes and the current mode.", flags: []),
+        CommandSpec("check-config", positional: "FILE", "Check a configuration file; report every problem with its line.", flags: []),
+        CommandSpec("render", "Render one state, or one moment of a transition, to a PNG.", flags: [
+            .init("--state", value: "FILE.json", "the state to show"),
+            .init("--from", value: "FILE.json", "the state the transition starts from"),
+            .init("--at", value: "SECONDS", "time since the transition started"),
+            .init("--size", value: "WxH", "picture size (default 1920x1080)"),
+            .init("--out", value: "FILE.png", "where to write the PNG"),
+            .init("--fonts", value: "DIR", "directory holding the B612 fonts"),
+        ]),
+        CommandSpec("scenes", positional: "FILE.y4m", "Print the animation windows of a recording.", flags: [
+            .init("--threshold", value: "SCORE", "scene-change score a frame must pass (default 0.002)"),
+        ]),
+        CommandSpec("contact-sheet", positional: "FILE.y4m", "Tile frames of each animation window into one PNG.", flags: [
+            .init("--out", value: "FILE.png", "where to write the sheet"),
+            .init("--threshold", value: "SCORE", "scene-change score (default 0.002)"),
+        ]),
+        CommandSpec("reference-frame", "Draw frame N of the reference scene (design/reference-scene.md) to a PNG.", flags: [
+            .init("--frame", value: "N", "frame number (sweep angle 6N degrees; default 0)"),
+            .init("--size", value: "WxH", "picture size (default 1920x1080)"),
+            .init("--out", value: "FILE.png", "where to write the PNG"),
+            .init("--fonts", value: "DIR", "directory holding the B612 fonts"),
+        ]),
+        CommandSpec("bench", positional: "reference|text|app", "Time the renderer: median and percentiles over many frames.", flags: [
+            .init("--size", value: "WxH", repeatable: true, "sizes to time (default 1920x1080 and 800x480)"),
+            .init("--frames", value: "N", "timed frames (default 300)"),
+            .init("--warmup", value: "N", "untimed frames first (default 30)"),
+            .init("--fonts", value: "DIR", "directory holding the B612 fonts"),
+        ]),
+        CommandSpec("audit", "Check text contrast, sizes and decorative tagging of the scene at a size.", flags: [
+            .init("--size", value: "WxH", repeatable: true, "sizes to audit (default all supported layouts)"),
+            .init("--fonts", value: "DIR", "directory holding the B612 fonts"),
+        ]),
+    ]
+
+    public static var topLevelHelp: String {
+        var lines = ["usage: radar-kiosk COMMAND [FLAGS]", "",
+                     "A fullscreen radar kiosk for Linux boards: DRM/KMS display, own rasterizer, FreeType text.", "",
+                     "Commands:"]
+        let width = commands.map(\.name.count).max() ?? 0
+        for c in commands { lines.append("  " + c.name.padding(to: width + 2) + c.summary) }
+        lines.append("")
+        lines.append("'radar-kiosk COMMAND --help' describes a command's flags.")
+        return lines.joined(separator: "\n")
+    }
+
+    /// Runs the command line; returns the process exit status.
+    public static func main(_ arguments: [String]) -> Int32 {
+        guard let name = arguments.first else {
+            print(topLevelHelp)
+            return 2
+        }
+        if name == "--help" || name == "-h" || name == "help" {
+            print(topLevelHelp)
+            return 0
+        }
+        guard let spec = commands.first(where: { $0.name == name }) else {
+            printError("radar-kiosk: unknown command '\(name)'")
+            printError("usage: radar-kiosk COMMAND [FLAGS]; commands: " + commands.map(\.name).joined(separator: ", "))
+            return 2
+        }
+        let rest = Array(arguments.dropFirst())
+        if rest.contains("--help") || rest.contains("-h") {
+            print(spec.help)
+            return 0
+        }
+        do {
+            let args = try ParsedArguments.parse(rest, for: spec)
+            return try run(spec.name, args)
+        } catch let error as UsageError {
+            printError(error.message)
+            printError(error.usage)
+            return 2
+        } catch {
+            printError("radar-kiosk \(name): \(error)")
+            return 1
+        }
+    }
+
+    static func run(_ name: String, _ args: ParsedArguments) throws -> Int32 {
+        switch name {
+        case "reference-frame":
+            let size = try parseSize(args.value("--size") ?? "1920x1080")
+            let frame = try parseInt(args.value("--frame"), flag: "--frame", default: 0, range: 0...1_000_000)
+            guard let out = args.value("--out") else { throw ArgumentError("--out FILE.png is required") }
+            let fonts = try FontSet(directory: args.value("--fonts"))
+            let reference = try ReferenceFrame(width: size.width, height: size.height, fonts: fonts)
+            reference.draw(frame: frame)
+            try PNGFile.write(reference.buffer, to: out)
+            print("wrote \(out) (\(size.width)x\(size.height), frame \(frame))")
+            return 0
+        case "bench":
+            return try Benchmarks.run(args)
+        default:
+            printError("radar-kiosk \(name): not available in this build yet")
+            return 1
+        }
+    }
+}
+
+/// Writes one line to standard error (fd 2); C's shared `stderr` is not safe under Swift 6.
+func printError(_ line: String) {
+    let text = line + "\n"
+    _ = text.withCString { write(2, $0, strlen($0)) }
+}

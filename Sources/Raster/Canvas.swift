@@ -1,0 +1,341 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Draws paths, strokes, glyph masks and images into a pixel buffer, with a
+/// transform, clips, opacity and opacity groups, and records what it touched.
+///
+/// All scratch memory (flattened paths, stroke outlines, gradient tables,
+/// layers) belongs to the canvas and is reused, so a steady frame allocates nothing.
+public final class Canvas {
+    /// Drawing state that `save()` and `restore()` keep.
+    public struct State {
+        public var transform: AffineTransform = .identity
+        public var opacity: Float = 1
+        public var clipRect: IntRect
+        var clipMaskIndex: Int? = nil
+    }
+
+    public private(set) var target: PixelBuffer
+    public var state: State
+    private var savedStates: [State] = []
+
+    private let rasterizer = CoverageRasterizer()
+    private var flattened = FlattenedPath()
+    private var stroker = Stroker()
+    private let table = GradientTable()
+    private var colorScratch: UnsafeMutablePointer<UInt32>
+    private var coverageScratch: UnsafeMutablePointer<UInt8>
+    private var scratchCapacity = 0
+
+    private var clipMasks: [AlphaMask] = []
+    private var clipMaskCount = 0
+
+    private struct Group {
+        let parent: PixelBuffer
+        let layer: PixelBuffer
+        let opacity: Float
+        let bounds: IntRect
+        let damageBefore: IntRect
+    }
+    private var groups: [Group] = []
+    private var layerPool: [PixelBuffer] = []
+
+    /// The union of every rectangle drawn since the last `resetDamage()`, in device pixels.
+    public private(set) var damage = IntRect.empty
+
+    /// Curves are flattened to within this many device pixels.
+    public var tolerance: Float = 0.1
+
+    public init(target: PixelBuffer) {
+        self.target = target
+        state = State(clipRect: target.bounds)
+        colorScratch = .allocate(capacity: 1)
+        coverageScratch = .allocate(capacity: 1)
+        ensureScratch(target.width)
+        savedStates.reserveCapacity(16)
+        groups.reserveCapacity(8)
+    }
+
+    deinit {
+        colorScratch.deallocate()
+        coverageScratch.deallocate()
+    }
+
+    private func ensureScratch(_ width: Int) {
+        // One row plus a vector's worth, since shading writes whole lanes of eight.
+        let needed = width + 16
+        if needed <= scratchCapacity { return }
+        colorScratch.deallocate()
+        coverageScratch.deallocate()
+        colorScratch = .allocate(capacity: needed)
+        coverageScratch = .allocate(capacity: needed)
+        scratchCapacity = needed
+    }
+
+    /// Draws into another buffer from now on (the next back buffer), with a fresh state.
+    public func retarget(_ buffer: PixelBuffer) {
+        precondition(groups.isEmpty, "retarget inside an opacity group")
+        target = buffer
+        ensureScratch(buffer.width)
+        state = State(clipRect: buffer.bounds)
+        savedStates.removeAll(keepingCapacity: true)
+        clipMaskCount = 0
+    }
+
+    public func resetDamage() { damage = .empty }
+
+    // MARK: State
+
+    public func save() { savedStates.append(state) }
+
+    public func restore() {
+        guard let s = savedStates.popLast() else { return }
+        // Masks made since the save are no longer referenced.
+        if let i = s.clipMaskIndex { clipMaskCount = i + 1 } else if state.clipMaskIndex != nil { clipMaskCount = 0 }
+        state = s
+    }
+
+    public var transform: AffineTransform {
+        get { state.transform }
+        set { state.transform = newValue }
+    }
+
+    /// Multiplies every paint's alpha.
+    public var opacity: Float {
+        get { state.opacity }
+        set { state.opacity = min(max(newValue, 0), 1) }
+    }
+
+    public func translate(_ x: Float, _ y: Float) {
+        state.transform = AffineTransform.translation(x, y).concatenating(state.transform)
+    }
+
+    /// Narrows the clip to the device-space bounding box of `rect`.
+    public func clip(to rect: Rect) {
+        let corners = [Point(rect.x, rect.y), Point(rect.maxX, rect.maxY)].map(state.transform.apply)
+        let lo = pointwiseMin(corners[0], corners[1]), hi = pointwiseMax(corners[0], corners[1])
+        let device = IntRect(x: Int(lo.x.rounded()), y: Int(lo.y.rounded()),
+                             width: Int(hi.x.rounded()) - Int(lo.x.rounded()), height: Int(hi.y.rounded()) - Int(lo.y.rounded()))
+        state.clipRect = state.clipRect.intersection(device)
+    }
+
+    /// Narrows the clip to the inside of `path`, antialiased.
+    public func clip(to path: Path, rule: FillRule = .nonZero) {
+        if clipMaskCount == clipMasks.count || clipMasks[clipMaskCount].width != target.width
+            || clipMasks[clipMaskCount].height != target.height {
+            let mask = AlphaMask(width: target.width, height: target.height)
+            if clipMaskCount == clipMasks.count { clipMasks.append(mask) } else { clipMasks[clipMaskCount] = mask }
+        }
+        let mask = clipMasks[clipMaskCount]
+        mask.clear()
+        flattened.flatten(path, transform: state.transform, tolerance: tolerance)
+        rasterizer.begin(clip: state.clipRect)
+        addFlattenedFill()
+        state.clipRect = state.clipRect.intersection(rasterizer.touchedBounds)
+        if let previous = state.clipMaskIndex {
+            var painter = ClippedPainter(MaskPainter(mask: mask), mask: clipMasks[previous], scratch: coverageScratch)
+            rasterizer.sweep(rule: rule, into: &painter)
+        } else {
+            var painter = MaskPainter(mask: mask)
+            rasterizer.sweep(rule: rule, into: &painter)
+        }
+        state.clipMaskIndex = clipMaskCount
+        clipMaskCount += 1
+    }
+
+    // MARK: Drawing
+
+    /// Replaces every pixel inside the clip with `color` (source copy).
+    public func clear(_ color: Color) {
+        target.fill(color.premultipliedPixel, in: state.clipRect)
+        damage = damage.union(state.clipRect.intersection(target.bounds))
+    }
+
+    public func fill(_ path: Path, with paint: Paint, rule: FillRule = .nonZero) {
+        flattened.flatten(path, transform: state.transform, tolerance: tolerance)
+        rasterizer.begin(clip: state.clipRect)
+        addFlattenedFill()
+        sweep(paint: paint, rule: rule, alpha: 1)
+    }
+
+    public func stroke(_ path: Path, style: StrokeStyle, with paint: Paint) {
+        flattened.flatten(path, transform: state.transform, tolerance: tolerance)
+        rasterizer.begin(clip: state.clipRect)
+        var width = style.width * state.transform.lengthScale
+        // Hairlines: strokes thinner than a pixel are drawn one pixel wide with
+        // proportionally less alpha, which keeps their weight without dropouts.
+        var alpha: Float = 1
+        if width < 1 { alpha = width; width = 1 }
+        stroker.tolerance = tolerance
+        let polylines = flattened.polylines
+        flattened.points.withUnsafeBufferPointer { all in
+            for line in polylines {
+                let slice = UnsafeBufferPointer(rebasing: all[line.start..<(line.start + line.count)])
+                stroker.stroke(slice, closed: line.closed, halfWidth: width / 2, style: style, into: rasterizer)
+            }
+        }
+        sweep(paint: paint, rule: .nonZero, alpha: alpha)
+    }
+
+    /// Draws an 8-bit coverage mask (a glyph) with its top-left at device pixel (x, y).
+    public func fill(mask: AlphaMask, x: Int, y: Int, with paint: Paint) {
+        let area = IntRect(x: x, y: y, width: mask.width, height: mask.height).intersection(state.clipRect)
+        if area.isEmpty { return }
+        damage = damage.union(area)
+        withPainter(paint, alpha: 1, MaskJob(mask: mask, x: x, y: y, area: area))
+    }
+
+    /// Composites `image` with its top-left at device pixel (x, y), times `opacity`.
+    public func draw(_ image: PixelBuffer, x: Int, y: Int, opacity: Float = 1) {
+        let area = IntRect(x: x, y: y, width: image.width, height: image.height).intersection(state.clipRect)
+        let alpha = UInt32(min(max(opacity * state.opacity, 0), 1) * 255 + 0.5)
+        if area.isEmpty || alpha == 0 { return }
+        damage = damage.union(area)
+        for row in area.y..<area.maxY {
+            SpanCompositor.blend(target.row(row) + area.x, source: image.row(row - y) + (area.x - x),
+                                 count: area.width, coverage: alpha)
+        }
+    }
+
+    // MARK: Opacity groups
+
+    /// Starts drawing into a transparent layer; `endGroup()` composites it once
+    /// with `opacity`, so overlapping children do not show through each other.
+    /// `bounds` (user space) limits the layer's work.
+    public func beginGroup(opacity: Float, bounds: Rect? = nil) {
+        var area = state.clipRect
+        if let b = bounds {
+            save()
+            clip(to: b)
+            area = state.clipRect
+            restore()
+        }
+        let layer = takeLayer()
+        layer.fill(0, in: area)
+        groups.append(Group(parent: target, layer: layer, opacity: opacity * state.opacity, bounds: area, damageBefore: damage))
+        save()
+        target = layer
+        state.clipRect = area
+        state.opacity = 1
+        damage = .empty
+    }
+
+    public func endGroup() {
+        guard let group = groups.popLast() else { return }
+        restore()
+        let drawn = damage.intersection(group.bounds)
+        target = group.parent
+        damage = group.damageBefore
+        let alpha = UInt32(min(max(group.opacity, 0), 1) * 255 + 0.5)
+        if alpha > 0 && !drawn.isEmpty {
+            for row in drawn.y..<drawn.maxY {
+                SpanCompositor.blend(target.row(row) + drawn.x, source: group.layer.row(row) + drawn.x,
+                                     count: drawn.width, coverage: alpha)
+            }
+            damage = damage.union(drawn)
+        }
+        layerPool.append(group.layer)
+    }
+
+    private func takeLayer() -> PixelBuffer {
+        while let layer = layerPool.popLast() {
+            if layer.width == target.width && layer.height == target.height { return layer }
+        }
+        return PixelBuffer(width: target.width, height: target.height)
+    }
+
+    // MARK: Internals
+
+    private func addFlattenedFill() {
+        let polylines = flattened.polylines
+        flattened.points.withUnsafeBufferPointer { all in
+            for line in polylines where line.count >= 2 {
+                rasterizer.addPolygon(UnsafeBufferPointer(rebasing: all[line.start..<(line.start + line.count)]))
+            }
+        }
+    }
+
+    private func sweep(paint: Paint, rule: FillRule, alpha: Float) {
+        damage = damage.union(rasterizer.touchedBounds)
+        withPainter(paint, alpha: alpha, SweepJob(rasterizer: rasterizer, rule: rule))
+    }
+
+    /// Calls `body` with a painter specialised for the paint and the clip, so the
+    /// span loops are generic code specialised at compile time, not dynamic dispatch.
+    private func withPainter<Job: SpanJob>(_ paint: Paint, alpha: Float, _ body: Job) {
+        let opacity = state.opacity * alpha
+        switch paint {
+        case let .solid(color):
+            let painter = SolidPainter(target: target, color: color.withAlpha(color.alpha * opacity).premultipliedPixel)
+            clipped(painter, body)
+        case let .gradient(gradient):
+            let size = gradientTableSize(gradient)
+            table.build(gradient.stops, size: size, opacity: opacity)
+            let painter = GradientPainter(target: target, geometry: deviceGeometry(gradient.geometry),
+                                          spread: gradient.spread, table: table, scratch: colorScratch)
+            clipped(painter, body)
+        }
+    }
+
+    private func clipped<P: SpanPainter, Job: SpanJob>(_ painter: P, _ body: Job) {
+        if let i = state.clipMaskIndex {
+            var wrapped = ClippedPainter(painter, mask: clipMasks[i], scratch: coverageScratch)
+            body.run(&wrapped)
+        } else {
+            var p = painter
+            body.run(&p)
+        }
+    }
+
+    private func gradientTableSize(_ gradient: Gradient) -> Int {
+        // A conic ramp spreads its table round the whole circle: give it more entries.
+        if case .conic = gradient.geometry { return 1024 }
+        return 256
+    }
+
+    private func deviceGeometry(_ g: Gradient.Geometry) -> Gradient.Geometry {
+        let t = state.transform
+        switch g {
+        case let .linear(start, end):
+            return .linear(start: t.apply(start), end: t.apply(end))
+        case let .radial(center, radius):
+            return .radial(center: t.apply(center), radius: radius * t.lengthScale)
+        case let .conic(center, startAngle):
+            return .conic(center: t.apply(center), startAngle: startAngle + atan2f(t.b, t.a))
+        }
+    }
+}
+
+/// Work that feeds spans to a painter; generic over the painter so that the
+/// canvas can pick the painter at run time and still run specialised loops.
+protocol SpanJob {
+    func run<P: SpanPainter>(_ painter: inout P)
+}
+
+/// Sweeps the rasterizer's accumulated shape.
+struct SweepJob: SpanJob {
+    let rasterizer: CoverageRasterizer
+    let rule: FillRule
+
+    func run<P: SpanPainter>(_ painter: inout P) {
+        rasterizer.sweep(rule: rule, into: &painter)
+    }
+}
+
+/// Paints an 8-bit mask placed at (x, y), limited to `area`.
+struct MaskJob: SpanJob {
+    let mask: AlphaMask
+    let x: Int
+    let y: Int
+    let area: IntRect
+
+    func run<P: SpanPainter>(_ painter: inout P) {
+        for row in area.y..<area.maxY {
+            let source = mask.row(row - y) + (area.x - x)
+            painter.paintMaskedSpan(y: row, x0: area.x, count: area.width, coverage: source)
+        }
+    }
+}

@@ -1,0 +1,269 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An antialiasing scanline rasterizer that computes exact area coverage.
+///
+/// Each edge adds its signed area to the cells it crosses (the accumulation
+/// method of font-rs and stb_truetype 2); a running sum along a row then gives
+/// each pixel's coverage. A bitset marks the cells an edge touched, so the sweep
+/// visits only those: between two touched cells coverage is constant and leaves
+/// as one span, which is why a large disc costs its outline, not its area.
+///
+/// Cells and bits are zero between uses: the sweep clears what it reads, so a
+/// frame never clears the whole accumulation buffer.
+public final class CoverageRasterizer {
+    private var cells: UnsafeMutablePointer<Float>
+    private var bits: UnsafeMutablePointer<UInt64>
+    private var rowCoverage: UnsafeMutablePointer<UInt8>
+    private var cellCapacity = 0
+    private var wordCapacity = 0
+    private var coverageCapacity = 0
+
+    private var clip = IntRect.empty
+    private var cellStride = 0
+    private var wordStride = 0
+    private var touchedMinRow = Int.max
+    private var touchedMaxRow = Int.min
+    private var touchedMinCell = Int.max
+    private var touchedMaxCell = Int.min
+
+    public init() {
+        cells = .allocate(capacity: 1)
+        bits = .allocate(capacity: 1)
+        rowCoverage = .allocate(capacity: 1)
+    }
+
+    deinit {
+        cells.deallocate()
+        bits.deallocate()
+        rowCoverage.deallocate()
+    }
+
+    /// Starts a shape whose visible part lies within `clip` (device pixels).
+    public func begin(clip: IntRect) {
+        self.clip = clip
+        let w = max(clip.width, 0), h = max(clip.height, 0)
+        cellStride = w + 2
+        wordStride = (cellStride + 63) >> 6
+        if cellStride * h > cellCapacity {
+            cells.deallocate()
+            cellCapacity = cellStride * h
+            cells = .allocate(capacity: cellCapacity)
+            cells.initialize(repeating: 0, count: cellCapacity)
+        }
+        if wordStride * h > wordCapacity {
+            bits.deallocate()
+            wordCapacity = wordStride * h
+            bits = .allocate(capacity: wordCapacity)
+            bits.initialize(repeating: 0, count: wordCapacity)
+        }
+        if cellStride > coverageCapacity {
+            rowCoverage.deallocate()
+            coverageCapacity = cellStride
+            rowCoverage = .allocate(capacity: coverageCapacity)
+        }
+        touchedMinRow = .max; touchedMaxRow = .min
+        touchedMinCell = .max; touchedMaxCell = .min
+    }
+
+    /// Adds every edge of a closed polygon.
+    @inlinable
+    public func addPolygon(_ points: UnsafeBufferPointer<Point>) {
+        guard points.count >= 2 else { return }
+        var previous = points[points.count - 1]
+        for p in points {
+            addLine(previous, p)
+            previous = p
+        }
+    }
+
+    /// Adds one directed edge in device coordinates. Edges must form closed
+    /// loops by the time of the sweep (the fill closes sub-paths itself).
+    public func addLine(_ p0: Point, _ p1: Point) {
+        var x0 = p0.x - Float(clip.x), y0 = p0.y - Float(clip.y)
+        var x1 = p1.x - Float(clip.x), y1 = p1.y - Float(clip.y)
+        guard y0 != y1, y0.isFinite, y1.isFinite, x0.isFinite, x1.isFinite else { return }
+        var direction: Float = 1
+        if y0 > y1 {
+            swap(&x0, &x1); swap(&y0, &y1)
+            direction = -1
+        }
+        let height = Float(clip.height), width = Float(clip.width)
+        if y1 <= 0 || y0 >= height { return }
+        let dxdy = (x1 - x0) / (y1 - y0)
+        if y0 < 0 { x0 -= y0 * dxdy; y0 = 0 }
+        if y1 > height { x1 = x0 + (height - y0) * dxdy; y1 = height }
+        if x0 >= width && x1 >= width { return }
+        // Split where the edge leaves the clip's sides: left of the clip an edge
+        // still sets coverage for the whole row (it runs down the left side);
+        // right of it, it can change nothing visible.
+        if x0 == x1 || (x0 >= 0 && x1 >= 0 && x0 <= width && x1 <= width) {
+            accumulate(min(max(x0, 0), width), y0, min(max(x1, 0), width), y1, direction, dxdy)
+            return
+        }
+        // Up to two cuts, where the edge crosses x = 0 and x = width, kept in y order.
+        var cutA = y1, cutB = y1
+        let tLeft = (0 - x0) / (x1 - x0), tRight = (width - x0) / (x1 - x0)
+        if tLeft > 0 && tLeft < 1 { cutA = y0 + tLeft * (y1 - y0) }
+        if tRight > 0 && tRight < 1 {
+            let y = y0 + tRight * (y1 - y0)
+            if cutA == y1 { cutA = y } else { cutB = y }
+        }
+        if cutB < cutA { swap(&cutA, &cutB) }
+        accumulateClamped(x0, y0, dxdy, from: y0, to: cutA, direction)
+        accumulateClamped(x0, y0, dxdy, from: cutA, to: cutB, direction)
+        accumulateClamped(x0, y0, dxdy, from: cutB, to: y1, direction)
+    }
+
+    /// The part of an edge between `ya` and `yb`, lying wholly on one side of
+    /// each clip boundary, with its x clamped to the clip.
+    private func accumulateClamped(_ x0: Float, _ y0: Float, _ dxdy: Float, from ya: Float, to yb: Float, _ direction: Float) {
+        if yb <= ya { return }
+        let width = Float(clip.width)
+        let xa = min(max(x0 + (ya - y0) * dxdy, 0), width)
+        let xb = min(max(x0 + (yb - y0) * dxdy, 0), width)
+        if xa >= width && xb >= width { return }
+        accumulate(xa, ya, xb, yb, direction, (xb - xa) / (yb - ya))
+    }
+
+    @inline(__always)
+    private func add(_ rowBase: Int, _ wordBase: Int, _ x: Int, _ value: Float) {
+        cells[rowBase + x] += value
+        bits[wordBase + (x >> 6)] |= 1 &<< UInt64(x & 63)
+    }
+
+    /// Adds an edge that lies inside the clip (0 ≤ x ≤ width, 0 ≤ y ≤ height, y0 < y1).
+    private func accumulate(_ x0: Float, _ y0: Float, _ x1: Float, _ y1: Float, _ direction: Float, _ dxdy: Float) {
+        let firstRow = Int(y0)
+        let endRow = min(Int(ceilf(y1)), clip.height)
+        touchedMinRow = min(touchedMinRow, firstRow)
+        touchedMaxRow = max(touchedMaxRow, endRow - 1)
+        touchedMinCell = min(touchedMinCell, Int(min(x0, x1)))
+        touchedMaxCell = max(touchedMaxCell, Int(ceilf(max(x0, x1))) + 1)
+        var x = x0
+        var row = firstRow
+        while row < endRow {
+            let top = Float(row)
+            let dy = min(top + 1, y1) - max(top, y0)
+            var xNext = x + dxdy * dy
+            if row == endRow - 1 { xNext = x1 }
+            let d = dy * direction
+            let rowBase = row * cellStride, wordBase = row * wordStride
+            let xa = min(x, xNext), xb = max(x, xNext)
+            let xaFloor = floorf(xa)
+            let ia = Int(xaFloor)
+            let xbCeil = ceilf(xb)
+            let ib = Int(xbCeil)
+            if ib <= ia + 1 {
+                // The edge stays inside one cell in this row.
+                let mid = 0.5 * (x + xNext) - xaFloor
+                add(rowBase, wordBase, ia, d - d * mid)
+                add(rowBase, wordBase, ia + 1, d * mid)
+            } else {
+                let s = 1 / (xb - xa)
+                let fa = xa - xaFloor
+                let a0 = 0.5 * s * (1 - fa) * (1 - fa)
+                let fb = xb - xbCeil + 1
+                let am = 0.5 * s * fb * fb
+                add(rowBase, wordBase, ia, d * a0)
+                if ib == ia + 2 {
+                    add(rowBase, wordBase, ia + 1, d * (1 - a0 - am))
+                } else {
+                    let a1 = s * (1.5 - fa)
+                    add(rowBase, wordBase, ia + 1, d * (a1 - a0))
+                    var xi = ia + 2
+                    while xi < ib - 1 {
+                        add(rowBase, wordBase, xi, d * s)
+                        xi += 1
+                    }
+                    let a2 = a1 + Float(ib - ia - 3) * s
+                    add(rowBase, wordBase, ib - 1, d * (1 - a2 - am))
+                }
+                add(rowBase, wordBase, ib, d * am)
+            }
+            x = xNext
+            row += 1
+        }
+    }
+
+    /// Converts the accumulated edges to spans, hands them to `painter`, and
+    /// leaves the rasterizer empty for the next shape.
+    @inlinable
+    public func sweep<P: SpanPainter>(rule: FillRule, into painter: inout P) {
+        sweepRows(rule: rule, into: &painter)
+    }
+
+    /// The bounding box of the last shape's edges, in device pixels, before the sweep.
+    public var touchedBounds: IntRect {
+        if touchedMinRow > touchedMaxRow { return .empty }
+        let x0 = clip.x + max(touchedMinCell, 0), x1 = clip.x + min(touchedMaxCell, clip.width)
+        return IntRect(x: x0, y: clip.y + touchedMinRow, width: max(x1 - x0, 0), height: touchedMaxRow - touchedMinRow + 1)
+    }
+
+    @usableFromInline
+    func sweepRows<P: SpanPainter>(rule: FillRule, into painter: inout P) {
+        if touchedMinRow > touchedMaxRow { return }
+        let width = clip.width
+        let firstWord = max(touchedMinCell, 0) >> 6
+        let lastWord = min(max(touchedMaxCell, 0), cellStride - 1) >> 6
+        let evenOdd = rule == .evenOdd
+        for row in touchedMinRow...touchedMaxRow {
+            let y = clip.y + row
+            let rowCells = cells + row * cellStride
+            let rowBits = bits + row * wordStride
+            var sum: Float = 0
+            var runStart = 0
+            var runCount = 0
+            var lastEnd = 0   // first cell after the last touched one
+            for w in firstWord...lastWord {
+                var word = rowBits[w]
+                if word == 0 { continue }
+                rowBits[w] = 0
+                while word != 0 {
+                    let xi = (w << 6) + word.trailingZeroBitCount
+                    word &= word &- 1
+                    if xi != lastEnd {
+                        // A gap of untouched cells: flush the run, then the gap at constant coverage.
+                        if runCount > 0 {
+                            painter.paintMaskedSpan(y: y, x0: clip.x + runStart, count: runCount, coverage: rowCoverage)
+                            runCount = 0
+                        }
+                        let c = Self.coverage(sum, evenOdd: evenOdd)
+                        let gapEnd = min(xi, width)
+                        if c > 0 && gapEnd > lastEnd {
+                            painter.paintSpan(y: y, x0: clip.x + lastEnd, x1: clip.x + gapEnd, coverage: c)
+                        }
+                    }
+                    sum += rowCells[xi]
+                    rowCells[xi] = 0
+                    if xi < width {
+                        if runCount == 0 { runStart = xi }
+                        rowCoverage[runCount] = UInt8(truncatingIfNeeded: Self.coverage(sum, evenOdd: evenOdd))
+                        runCount += 1
+                    }
+                    lastEnd = xi + 1
+                }
+            }
+            if runCount > 0 {
+                painter.paintMaskedSpan(y: y, x0: clip.x + runStart, count: runCount, coverage: rowCoverage)
+            }
+        }
+        touchedMinRow = .max; touchedMaxRow = .min
+        touchedMinCell = .max; touchedMaxCell = .min
+    }
+
+    @inline(__always) @usableFromInline
+    static func coverage(_ sum: Float, evenOdd: Bool) -> UInt32 {
+        var a = fabsf(sum)
+        if evenOdd {
+            a -= 2 * floorf(a * 0.5)
+            if a > 1 { a = 2 - a }
+        } else if a > 1 {
+            a = 1
+        }
+        return UInt32(a * 255 + 0.5)
+    }
+}

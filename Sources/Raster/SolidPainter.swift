@@ -1,0 +1,30 @@
+/// Paints one premultiplied colour, blending by coverage.
+public struct SolidPainter: SpanPainter {
+    @usableFromInline let base: UnsafeMutablePointer<UInt32>
+    @usableFromInline let rowPixels: Int
+    @usableFromInline let color: UInt32
+
+    @inlinable
+    public init(target: PixelBuffer, color: UInt32) {
+        base = target.pixels
+        rowPixels = target.rowPixels
+        self.color = color
+    }
+
+    @inlinable
+    public mutating func paintSpan(y: Int, x0: Int, x1: Int, coverage: UInt32) {
+        let source = coverage == 255 ? color : PixelMath.scale(color, by: coverage)
+        SpanCompositor.blendSolid(base + y * rowPixels + x0, count: x1 - x0, source: source)
+    }
+
+    @inlinable
+    public mutating func paintMaskedSpan(y: Int, x0: Int, count: Int, coverage: UnsafePointer<UInt8>) {
+        let p = base + y * rowPixels + x0
+        for i in 0..<count {
+            let c = UInt32(coverage[i])
+            if c == 0 { continue }
+            let s = c == 255 ? color : PixelMath.scale(color, by: c)
+            p[i] = PixelMath.sourceOver(s, p[i])
+        }
+    }
+}

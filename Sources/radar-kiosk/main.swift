@@ -1,0 +1,6 @@
+import RadarKiosk
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(RadarKioskCommand.main(Array(CommandLine.arguments.dropFirst())))
