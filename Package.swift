@@ -41,7 +41,7 @@ let package = Package(
         .testTarget(name: "AnimationCoreTests", dependencies: ["AnimationCore"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "RasterIO"]),
         .testTarget(name: "TypographyTests", dependencies: ["Typography", "Raster"]),
-        .testTarget(name: "RadarKioskTests", dependencies: ["RadarKiosk"]),
+        .testTarget(name: "RadarKioskTests", dependencies: ["RadarKiosk"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -14,13 +14,20 @@ extern void *__libc_memalign(size_t, size_t);
 extern void __libc_free(void *);
 
 static uint64_t allocations;
+// Per thread too, so that a test can measure its own work while others run.
+static __thread uint64_t thread_allocations;
 
 uint64_t radar_allocation_count(void) {
     return __atomic_load_n(&allocations, __ATOMIC_RELAXED);
 }
 
+uint64_t radar_thread_allocation_count(void) {
+    return thread_allocations;
+}
+
 static inline void count(void) {
     __atomic_fetch_add(&allocations, 1, __ATOMIC_RELAXED);
+    thread_allocations++;
 }
 
 void *malloc(size_t size) { count(); return __libc_malloc(size); }

@@ -43,3 +43,6 @@ public struct FrameTimings {
 
 /// Heap allocations made by the process so far (see CAllocationCounter).
 public func heapAllocationCount() -> UInt64 { radar_allocation_count() }
+
+/// Heap allocations made by the calling thread so far.
+public func threadHeapAllocationCount() -> UInt64 { radar_thread_allocation_count() }

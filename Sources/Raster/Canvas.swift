@@ -46,8 +46,9 @@ public final class Canvas {
     /// The union of every rectangle drawn since the last `resetDamage()`, in device pixels.
     public private(set) var damage = IntRect.empty
 
-    /// Curves are flattened to within this many device pixels.
-    public var tolerance: Float = 0.1
+    /// Curves are flattened to within this many device pixels (FlattenedPath
+    /// keeps the flattened outline unbiased, so areas stay exact).
+    public var tolerance: Float = 0.05
 
     public init(target: PixelBuffer) {
         self.target = target
@@ -272,8 +273,7 @@ public final class Canvas {
             let painter = SolidPainter(target: target, color: color.withAlpha(color.alpha * opacity).premultipliedPixel)
             clipped(painter, body)
         case let .gradient(gradient):
-            let size = gradientTableSize(gradient)
-            table.build(gradient.stops, size: size, opacity: opacity)
+            table.build(gradient.stops, size: gradientTableSize(gradient), opacity: opacity)
             let painter = GradientPainter(target: target, geometry: deviceGeometry(gradient.geometry),
                                           spread: gradient.spread, table: table, scratch: colorScratch)
             clipped(painter, body)

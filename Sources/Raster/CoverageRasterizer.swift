@@ -138,11 +138,13 @@ public final class CoverageRasterizer {
     /// Adds an edge that lies inside the clip (0 ≤ x ≤ width, 0 ≤ y ≤ height, y0 < y1).
     private func accumulate(_ x0: Float, _ y0: Float, _ x1: Float, _ y1: Float, _ direction: Float, _ dxdy: Float) {
         let firstRow = Int(y0)
-        let endRow = min(Int(ceilf(y1)), clip.height)
+        var endRow = Int(y1)
+        if Float(endRow) < y1 { endRow += 1 }
+        endRow = min(endRow, clip.height)
         touchedMinRow = min(touchedMinRow, firstRow)
         touchedMaxRow = max(touchedMaxRow, endRow - 1)
         touchedMinCell = min(touchedMinCell, Int(min(x0, x1)))
-        touchedMaxCell = max(touchedMaxCell, Int(ceilf(max(x0, x1))) + 1)
+        touchedMaxCell = max(touchedMaxCell, Int(max(x0, x1)) + 2)
         var x = x0
         var row = firstRow
         while row < endRow {
@@ -153,10 +155,12 @@ public final class CoverageRasterizer {
             let d = dy * direction
             let rowBase = row * cellStride, wordBase = row * wordStride
             let xa = min(x, xNext), xb = max(x, xNext)
-            let xaFloor = floorf(xa)
-            let ia = Int(xaFloor)
-            let xbCeil = ceilf(xb)
-            let ib = Int(xbCeil)
+            // Both are ≥ 0 here, so truncation is floor (and avoids a libm call).
+            let ia = Int(xa)
+            let xaFloor = Float(ia)
+            var ib = Int(xb)
+            if Float(ib) < xb { ib += 1 }
+            let xbCeil = Float(ib)
             if ib <= ia + 1 {
                 // The edge stays inside one cell in this row.
                 let mid = 0.5 * (x + xNext) - xaFloor
@@ -249,6 +253,11 @@ public final class CoverageRasterizer {
             }
             if runCount > 0 {
                 painter.paintMaskedSpan(y: y, x0: clip.x + runStart, count: runCount, coverage: rowCoverage)
+            }
+            // A shape that runs past the clip's right side covers the rest of the row.
+            if lastEnd < width {
+                let c = Self.coverage(sum, evenOdd: evenOdd)
+                if c > 0 { painter.paintSpan(y: y, x0: clip.x + lastEnd, x1: clip.x + width, coverage: c) }
             }
         }
         touchedMinRow = .max; touchedMaxRow = .min

@@ -76,38 +76,64 @@ public struct GradientPainter: SpanPainter {
     }
 
     /// Writes the colours of pixels `x0..<x0+count` of row `y` to `out`.
+    ///
+    /// Whole blocks of eight run in vector lanes; the last partial block is
+    /// computed in a full vector too and only its valid lanes are stored, so
+    /// the compiler keeps the arithmetic in vector registers.
     @inlinable
     func shade(into out: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, count: Int) {
         let lane = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
         let py = Float(y) + 0.5
-        var i = 0
-        while i < count {
-            let px = lane + (Float(x0 + i) + 0.5)
-            var t: SIMD8<Float>
-            switch shape {
-            case let .linear(origin, step):
-                t = (px - origin.x) * step.x + (py - origin.y) * step.y
-            case let .radial(center, inverseRadius):
-                let dx = px - center.x, dy = py - center.y
-                t = (dx * dx + dy * dy).squareRoot() * inverseRadius
-            case let .conic(center, startAngle):
-                let dx = px - center.x
-                let dy = SIMD8<Float>(repeating: py - center.y)
-                t = (FastMath.atan2(dy, dx) - startAngle) * (1 / (2 * Float.pi))
+        let first = Float(x0) + 0.5
+        let blocks = count >> 3
+        switch shape {
+        case let .linear(origin, step):
+            let rowTerm = (py - origin.y) * step.y
+            for b in 0...blocks {
+                let px = lane + (first + Float(b << 3))
+                lookUp((px - origin.x) * step.x + rowTerm, into: out + (b << 3), lanes: b < blocks ? 8 : count & 7)
             }
-            var index: SIMD8<Int32>
-            if repeats {
-                t = t - t.rounded(.down)
-                index = SIMD8<Int32>(t * tableScale) & tableMask
-            } else {
-                t = t.clamped(lowerBound: SIMD8(repeating: 0), upperBound: SIMD8(repeating: 1))
-                index = SIMD8<Int32>(t * tableScale + 0.5)
+        case let .radial(center, inverseRadius):
+            let dy = py - center.y
+            let dy2 = dy * dy
+            for b in 0...blocks {
+                let dx = lane + (first + Float(b << 3) - center.x)
+                lookUp((dx * dx + dy2).squareRoot() * inverseRadius, into: out + (b << 3), lanes: b < blocks ? 8 : count & 7)
             }
-            let lanes = min(8, count - i)
-            for k in 0..<lanes {
-                out[i + k] = table[Int(index[k])]
+        case let .conic(center, startAngle):
+            let dy = SIMD8<Float>(repeating: py - center.y)
+            let scale: Float = 1 / (2 * .pi)
+            for b in 0...blocks {
+                let dx = lane + (first + Float(b << 3) - center.x)
+                lookUp((FastMath.atan2(dy, dx) - startAngle) * scale, into: out + (b << 3), lanes: b < blocks ? 8 : count & 7)
             }
-            i += 8
+        }
+    }
+
+    /// Table colours for eight gradient offsets; stores the first `lanes`.
+    @inlinable @inline(__always)
+    func lookUp(_ t: SIMD8<Float>, into out: UnsafeMutablePointer<UInt32>, lanes: Int) {
+        // Round to the nearest integer by adding 1.5·2^23: the integer lands in the
+        // low mantissa bits (Swift's generic SIMD float-to-int conversion runs lane by lane).
+        let magic: Float = 12_582_912
+        var index: SIMD8<Int32>
+        if repeats {
+            index = unsafeBitCast(t * tableScale - 0.5 + magic, to: SIMD8<Int32>.self) & tableMask
+        } else {
+            index = unsafeBitCast(t * tableScale + magic, to: SIMD8<Int32>.self) &- 0x4B40_0000
+            // Clamp to the table: negatives to 0 by their sign mask (a comparison
+            // against a scalar literal would run lane by lane), then the top end.
+            index &= ~(index &>> 31)
+            let last = SIMD8<Int32>(repeating: tableMask)
+            index = index.replacing(with: last, where: index .> last)
+        }
+        if lanes == 8 {
+            out[0] = table[Int(index[0])]; out[1] = table[Int(index[1])]
+            out[2] = table[Int(index[2])]; out[3] = table[Int(index[3])]
+            out[4] = table[Int(index[4])]; out[5] = table[Int(index[5])]
+            out[6] = table[Int(index[6])]; out[7] = table[Int(index[7])]
+        } else {
+            for k in 0..<lanes { out[k] = table[Int(index[k])] }
         }
     }
 }

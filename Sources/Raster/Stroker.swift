@@ -15,7 +15,7 @@ struct Stroker {
     private var left: [Point] = []
     private var right: [Point] = []
     /// Flattening tolerance for round joins and caps, in pixels.
-    var tolerance: Float = 0.1
+    var tolerance: Float = 0.05
 
     mutating func stroke(_ points: UnsafeBufferPointer<Point>, closed: Bool, halfWidth hw: Float,
                          style: StrokeStyle, into rasterizer: CoverageRasterizer) {
@@ -30,6 +30,8 @@ struct Stroker {
         let segments = closed ? n : n - 1
         var previousNormal = Point.zero
         var firstNormal = Point.zero
+        var previousLength: Float = 0
+        var firstLength: Float = 0
         for s in 0..<segments {
             let a = points[s], b = points[(s + 1) % n]
             let d = b - a
@@ -38,21 +40,24 @@ struct Stroker {
             let normal = Point(-d.y, d.x) * (hw / len)
             if left.isEmpty {
                 firstNormal = normal
+                firstLength = len
                 left.append(a + normal)
                 right.append(a - normal)
             } else {
-                join(at: a, from: previousNormal, to: normal, halfWidth: hw, style: style)
+                join(at: a, from: previousNormal, to: normal, lengths: (previousLength, len), halfWidth: hw, style: style)
             }
             left.append(b + normal)
             right.append(b - normal)
             previousNormal = normal
+            previousLength = len
         }
         if left.isEmpty {
             addDot(points[0], halfWidth: hw, cap: style.cap, into: rasterizer)
             return
         }
         if closed {
-            join(at: points[0], from: previousNormal, to: firstNormal, halfWidth: hw, style: style)
+            join(at: points[0], from: previousNormal, to: firstNormal, lengths: (previousLength, firstLength),
+                 halfWidth: hw, style: style)
             left.withUnsafeBufferPointer { rasterizer.addPolygon($0) }
             right.reverse()
             right.withUnsafeBufferPointer { rasterizer.addPolygon($0) }
@@ -66,7 +71,8 @@ struct Stroker {
         left.withUnsafeBufferPointer { rasterizer.addPolygon($0) }
     }
 
-    private mutating func join(at p: Point, from n0: Point, to n1: Point, halfWidth hw: Float, style: StrokeStyle) {
+    private mutating func join(at p: Point, from n0: Point, to n1: Point, lengths: (Float, Float),
+                               halfWidth hw: Float, style: StrokeStyle) {
         let cross = n0.x * n1.y - n0.y * n1.x
         let dot = (n0 * n1).sum()
         if abs(cross) < 1e-6 * hw * hw && dot > 0 {
@@ -75,12 +81,19 @@ struct Stroker {
             right.append(p - n1)
             return
         }
+        // On the inside of the turn the two offset lines cross hw·tan(φ/2) along each
+        // segment. If both segments are that long, the crossing point is the exact
+        // inner corner; otherwise the outline pivots through the vertex, which keeps
+        // the non-zero winding right for sharp turns on short segments.
+        let denominator = hw * hw + dot
+        let along = denominator > 0 ? hw * abs(cross) / denominator : .infinity
+        let innerMeets = along <= min(lengths.0, lengths.1)
         // cross > 0: the path turns towards the left offset, so the right side is outside.
         if cross > 0 {
-            left.append(p); left.append(p + n1)
+            if innerMeets { left.append(p + (n0 + n1) * (hw * hw / denominator)) } else { left.append(p); left.append(p + n1) }
             outerJoin(at: p, from: -n0, to: -n1, halfWidth: hw, style: style, into: &right)
         } else {
-            right.append(p); right.append(p - n1)
+            if innerMeets { right.append(p - (n0 + n1) * (hw * hw / denominator)) } else { right.append(p); right.append(p - n1) }
             outerJoin(at: p, from: n0, to: n1, halfWidth: hw, style: style, into: &left)
         }
     }

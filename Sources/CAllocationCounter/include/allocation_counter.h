@@ -6,4 +6,7 @@
 /// made by the whole process since it started.
 uint64_t radar_allocation_count(void);
 
+/// The same, counting only the calling thread's allocations.
+uint64_t radar_thread_allocation_count(void);
+
 #endif

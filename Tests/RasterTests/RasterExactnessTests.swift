@@ -1,0 +1,233 @@
+import Testing
+@testable import Raster
+
+/// Coverage sums and pixel arithmetic that a rasterizer must get exactly right.
+@Suite struct RasterExactnessTests {
+    /// Sums alpha over a buffer: with opaque white on transparent black it is the covered area × 255.
+    func coveredArea(_ buffer: PixelBuffer) -> Double {
+        var sum = 0
+        for y in 0..<buffer.height {
+            for x in 0..<buffer.width { sum += Int(buffer[x, y] >> 24) }
+        }
+        return Double(sum) / 255
+    }
+
+    @Test(arguments: [3.3 as Float, 10, 47.5, 120.25])
+    func discCoverageEqualsItsArea(radius: Float) {
+        let size = Int(radius * 2) + 8
+        let buffer = PixelBuffer(width: size, height: size)
+        let canvas = Canvas(target: buffer)
+        var path = Path()
+        path.addCircle(center: Point(Float(size) / 2 + 0.37, Float(size) / 2 - 0.21), radius: radius)
+        canvas.fill(path, with: .solid(.white))
+        let expected = Double.pi * Double(radius) * Double(radius)
+        let area = coveredArea(buffer)
+        // 8-bit quantisation of edge pixels adds at most 0.5/255 per edge pixel.
+        let tolerance = max(expected * 0.001, 2 * Double.pi * Double(radius) * 0.5 / 255 + 0.5)
+        #expect(abs(area - expected) <= tolerance, "area \(area), expected \(expected)")
+    }
+
+    @Test func sharedEdgeLeavesNoSeam() {
+        // Two triangles sharing a diagonal make a square: every pixel inside is fully covered.
+        let buffer = PixelBuffer(width: 40, height: 40)
+        let canvas = Canvas(target: buffer)
+        var a = Path(), b = Path()
+        a.move(to: Point(5.3, 4.7)); a.line(to: Point(35.1, 4.7)); a.line(to: Point(5.3, 35.9)); a.close()
+        b.move(to: Point(35.1, 4.7)); b.line(to: Point(35.1, 35.9)); b.line(to: Point(5.3, 35.9)); b.close()
+        // Additive coverage: draw both with a plus-like blend by using opaque colour in two passes
+        // onto a coverage mask, then check the sum.
+        let mask = AlphaMask(width: 40, height: 40)
+        let rasterizer = CoverageRasterizer()
+        rasterizer.begin(clip: buffer.bounds)
+        var flat = FlattenedPath()
+        for p in [a, b] {
+            flat.flatten(p, transform: .identity)
+            flat.points.withUnsafeBufferPointer { rasterizer.addPolygon($0) }
+        }
+        var painter = MaskPainter(mask: mask)
+        rasterizer.sweep(rule: .nonZero, into: &painter)
+        for y in 6..<35 {
+            for x in 6..<35 { #expect(mask[x, y] == 255, "pixel \(x),\(y) = \(mask[x, y])") }
+        }
+        _ = canvas
+    }
+
+    @Test func sourceOverMatchesTheExactFormulaForEveryByte() {
+        for sa in stride(from: 0, through: 255, by: 1) {
+            for d in stride(from: 0, through: 255, by: 3) {
+                for sc in Set([0, sa / 3, sa]) {
+                    let src = UInt32(sa) << 24 | UInt32(sc)
+                    let dst = UInt32(d) << 24 | UInt32(d)
+                    let out = PixelMath.sourceOver(src, dst)
+                    let exactColor = Double(sc) + Double(d) * Double(255 - sa) / 255
+                    let exactAlpha = Double(sa) + Double(d) * Double(255 - sa) / 255
+                    #expect(abs(Double(out & 0xFF) - exactColor) <= 1)
+                    #expect(abs(Double(out >> 24) - exactAlpha) <= 1)
+                }
+            }
+        }
+    }
+
+    @Test func vectorBlendMatchesScalarBlend() {
+        let count = 37
+        let a = UnsafeMutablePointer<UInt32>.allocate(capacity: count)
+        let b = UnsafeMutablePointer<UInt32>.allocate(capacity: count)
+        let src = UnsafeMutablePointer<UInt32>.allocate(capacity: count)
+        defer { a.deallocate(); b.deallocate(); src.deallocate() }
+        var seed: UInt32 = 12345
+        func next() -> UInt32 { seed = seed &* 1_664_525 &+ 1_013_904_223; return seed }
+        for i in 0..<count {
+            let d = next(); a[i] = d; b[i] = d
+            let alpha = next() >> 24
+            src[i] = PixelMath.scale(next() | 0xFF00_0000, by: alpha)
+        }
+        SpanCompositor.blend(a, source: src, count: count, coverage: 255)
+        for i in 0..<count { #expect(a[i] == PixelMath.sourceOver(src[i], b[i])) }
+        let solid = PixelMath.scale(0xFF33_77AA, by: 140)
+        for i in 0..<count { a[i] = b[i] }
+        SpanCompositor.blendSolid(a, count: count, source: solid)
+        for i in 0..<count { #expect(a[i] == PixelMath.sourceOver(solid, b[i])) }
+    }
+
+    @Test func linearGradientHitsItsStops() {
+        let buffer = PixelBuffer(width: 256, height: 4)
+        let canvas = Canvas(target: buffer)
+        var path = Path()
+        path.addRect(Rect(x: 0, y: 0, width: 256, height: 4))
+        let stops = GradientStops(GradientStop(0, Color(hex: 0x000000)), GradientStop(0.5, Color(hex: 0xFF0000)),
+                                  GradientStop(1, Color(hex: 0x0000FF)))
+        canvas.fill(path, with: .gradient(.linear(from: Point(0, 0), to: Point(256, 0), stops: stops)))
+        func red(_ x: Int) -> Int { Int((buffer[x, 1] >> 16) & 0xFF) }
+        func blue(_ x: Int) -> Int { Int(buffer[x, 1] & 0xFF) }
+        #expect(red(0) <= 2 && blue(0) == 0)
+        #expect(abs(red(64) - 128) <= 3)
+        #expect(red(128) >= 252 && blue(128) <= 3)
+        #expect(abs(blue(192) - 128) <= 3 && abs(red(192) - 128) <= 3)
+        #expect(blue(255) >= 252)
+        // Pad: beyond the end the last colour holds.
+        let padded = PixelBuffer(width: 64, height: 1)
+        let c2 = Canvas(target: padded)
+        var p2 = Path(); p2.addRect(Rect(x: 0, y: 0, width: 64, height: 1))
+        c2.fill(p2, with: .gradient(.linear(from: Point(10, 0), to: Point(20, 0), stops: stops)))
+        #expect(padded[63, 0] & 0xFF >= 252)
+        #expect((padded[0, 0] >> 16) & 0xFF <= 2)
+    }
+
+    @Test func radialGradientRunsFromCentreToRadius() {
+        let buffer = PixelBuffer(width: 101, height: 101)
+        let canvas = Canvas(target: buffer)
+        var path = Path(); path.addRect(Rect(x: 0, y: 0, width: 101, height: 101))
+        canvas.fill(path, with: .gradient(.radial(center: Point(50.5, 50.5), radius: 50, stops: GradientStops(
+            GradientStop(0, .white), GradientStop(1, .black)))))
+        #expect(buffer[50, 50] & 0xFF >= 253)
+        #expect(abs(Int(buffer[75, 50] & 0xFF) - 127) <= 3)
+        #expect(buffer[100, 50] & 0xFF <= 2)
+    }
+
+    @Test func conicGradientGoesClockwiseFromItsStartAngle() {
+        let buffer = PixelBuffer(width: 100, height: 100)
+        let canvas = Canvas(target: buffer)
+        var path = Path(); path.addRect(Rect(x: 0, y: 0, width: 100, height: 100))
+        // Start at -90° (north): offset 0.25 is east, 0.5 south.
+        canvas.fill(path, with: .gradient(.conic(center: Point(50, 50), startAngle: -.pi / 2, stops: GradientStops(
+            GradientStop(0, .black), GradientStop(1, .white)))))
+        let east = Int(buffer[95, 50] & 0xFF), south = Int(buffer[50, 95] & 0xFF), west = Int(buffer[5, 50] & 0xFF)
+        #expect(abs(east - 64) <= 3, "east \(east)")
+        #expect(abs(south - 128) <= 3, "south \(south)")
+        #expect(abs(west - 191) <= 3, "west \(west)")
+    }
+
+    @Test func clipRectAndClipPathLimitDrawing() {
+        let buffer = PixelBuffer(width: 50, height: 50)
+        let canvas = Canvas(target: buffer)
+        var full = Path(); full.addRect(Rect(x: 0, y: 0, width: 50, height: 50))
+        canvas.save()
+        canvas.clip(to: Rect(x: 10, y: 10, width: 20, height: 20))
+        canvas.fill(full, with: .solid(.white))
+        canvas.restore()
+        #expect(buffer[9, 15] == 0 && buffer[10, 15] == 0xFFFF_FFFF && buffer[29, 29] == 0xFFFF_FFFF && buffer[30, 29] == 0)
+        let b2 = PixelBuffer(width: 50, height: 50)
+        let c2 = Canvas(target: b2)
+        var circle = Path(); circle.addCircle(center: Point(25, 25), radius: 10)
+        c2.clip(to: circle)
+        c2.fill(full, with: .solid(.white))
+        #expect(b2[25, 25] == 0xFFFF_FFFF && b2[2, 2] == 0 && b2[25, 10] == 0)
+        let area = coveredArea(b2)
+        #expect(abs(area - Double.pi * 100) < 1)
+    }
+
+    @Test func wrappedBufferWithPaddedStrideIsDrawnRowByRow() {
+        let width = 30, height = 10, strideBytes = 48 * 4
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: strideBytes * height, alignment: 16)
+        memory.initializeMemory(as: UInt8.self, repeating: 0xAB, count: strideBytes * height)
+        defer { memory.deallocate() }
+        let buffer = PixelBuffer(wrapping: memory, width: width, height: height, strideBytes: strideBytes)
+        let canvas = Canvas(target: buffer)
+        canvas.clear(.black)
+        var path = Path(); path.addRect(Rect(x: 0, y: 0, width: 30, height: 10))
+        canvas.fill(path, with: .solid(.white))
+        let words = memory.assumingMemoryBound(to: UInt32.self)
+        for y in 0..<height {
+            for x in 0..<48 {
+                let v = words[y * 48 + x]
+                if x < width { #expect(v == 0xFFFF_FFFF) } else { #expect(v == 0xABAB_ABAB, "padding touched at \(x),\(y)") }
+            }
+        }
+    }
+
+    @Test func opacityGroupCompositesOnce() {
+        // Two overlapping opaque squares in a group at 50 %: the overlap is no darker than the rest.
+        let buffer = PixelBuffer(width: 40, height: 20)
+        let canvas = Canvas(target: buffer)
+        canvas.clear(.black)
+        canvas.beginGroup(opacity: 0.5)
+        var a = Path(); a.addRect(Rect(x: 0, y: 0, width: 25, height: 20))
+        var b = Path(); b.addRect(Rect(x: 15, y: 0, width: 25, height: 20))
+        canvas.fill(a, with: .solid(.white))
+        canvas.fill(b, with: .solid(.white))
+        canvas.endGroup()
+        #expect(buffer[5, 5] == buffer[20, 5])
+        #expect(abs(Int(buffer[20, 5] & 0xFF) - 128) <= 1)
+    }
+
+    @Test func strokeOfAnOpenLineHasButtCapsAndTheRightWidth() {
+        let buffer = PixelBuffer(width: 40, height: 40)
+        let canvas = Canvas(target: buffer)
+        var line = Path(); line.move(to: Point(10, 20)); line.line(to: Point(30, 20))
+        canvas.stroke(line, style: StrokeStyle(width: 4), with: .solid(.white))
+        #expect(abs(coveredArea(buffer) - 80) < 0.5)
+        let round = PixelBuffer(width: 40, height: 40)
+        Canvas(target: round).stroke(line, style: StrokeStyle(width: 4, cap: .round), with: .solid(.white))
+        #expect(abs(coveredArea(round) - (80 + Double.pi * 4)) < 0.6)
+    }
+
+    @Test func ringStrokeOfACircleIsAnAnnulus() {
+        let buffer = PixelBuffer(width: 80, height: 80)
+        var circle = Path(); circle.addCircle(center: Point(40, 40), radius: 30)
+        Canvas(target: buffer).stroke(circle, style: StrokeStyle(width: 2), with: .solid(.white))
+        let expected = Double.pi * (31 * 31 - 29 * 29)
+        #expect(abs(coveredArea(buffer) - expected) < expected * 0.003)
+        #expect(buffer[40, 40] == 0)
+    }
+
+    @Test func evenOddLeavesTheHoleOfOverlappingLoops() {
+        let buffer = PixelBuffer(width: 60, height: 60)
+        var path = Path()
+        path.addRect(Rect(x: 10, y: 10, width: 40, height: 40))
+        path.addRect(Rect(x: 20, y: 20, width: 20, height: 20))
+        Canvas(target: buffer).fill(path, with: .solid(.white), rule: .evenOdd)
+        #expect(buffer[30, 30] == 0 && buffer[15, 15] == 0xFFFF_FFFF)
+        let nz = PixelBuffer(width: 60, height: 60)
+        Canvas(target: nz).fill(path, with: .solid(.white))
+        #expect(nz[30, 30] == 0xFFFF_FFFF)
+    }
+
+    @Test func damageCoversWhatWasDrawn() {
+        let buffer = PixelBuffer(width: 100, height: 100)
+        let canvas = Canvas(target: buffer)
+        var path = Path(); path.addRect(Rect(x: 10.5, y: 20, width: 5, height: 5))
+        canvas.fill(path, with: .solid(.white))
+        #expect(canvas.damage.contains(IntRect(x: 10, y: 20, width: 6, height: 5)))
+        #expect(canvas.damage.area < 100)
+    }
+}
