@@ -38,7 +38,7 @@ let package = Package(
                                "CAllocationCounter"]),
         .executableTarget(name: "radar-kiosk", dependencies: ["RadarKiosk"]),
 
-        .testTarget(name: "AnimationCoreTests", dependencies: ["AnimationCore"]),
+        .testTarget(name: "AnimationCoreTests", dependencies: ["AnimationCore", "CAllocationCounter"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "RasterIO"]),
         .testTarget(name: "TypographyTests", dependencies: ["Typography", "Raster"]),
         .testTarget(name: "RadarKioskTests", dependencies: ["RadarKiosk"], exclude: ["Fixtures"]),

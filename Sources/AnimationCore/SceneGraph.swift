@@ -1,0 +1,187 @@
+/// The persistent tree of leaves and everything animating on them.
+///
+/// `update` diffs the scene's new leaves against the current ones by identity
+/// under a transaction: persisting leaves animate their frames and properties,
+/// inserted ones appear at their destination and run their insertion
+/// transition, removed ones stay at their last frame, out of the scene's
+/// layout, until their removal transition has finished (§1.3). `sample`
+/// produces the flat render list for a time, in paint order, allocating nothing.
+public final class SceneGraph {
+    typealias Geometry = AnimatablePair<AnimatableRect, AnimatableRect>
+
+    struct Leaf {
+        var description: LeafDescription
+        var geometry: AnimatedValue<Geometry>
+        var opacity: AnimatedValue<Double>
+        /// 1 = the transition's active state, 0 = identity.
+        var transitionAmount: AnimatedValue<Double>
+        var phase: TransitionPhase
+        var order: Double
+        var lastOverrideValue: Int?
+        var content: (from: String, fromFrame: AnimatableRect, progress: AnimatedValue<Double>, rollsDown: Bool)?
+    }
+
+    private var leaves: [Leaf] = []
+    private var slots: [NodeID: Int] = [:]
+    public private(set) var renderList: [RenderItem] = []
+
+    public init() {
+        renderList.reserveCapacity(256)
+    }
+
+    public var leafCount: Int { leaves.count }
+
+    /// Applies the leaves of a new state. Inserted leaves first appear in their
+    /// transition's active state with animations disabled, then move to
+    /// identity with the update's animation (the two-part update of §1.3b).
+    public func update(to descriptions: [LeafDescription], transaction: Transaction, at time: Double) {
+        var seen = Set<NodeID>(minimumCapacity: descriptions.count)
+        for (order, description) in descriptions.enumerated() {
+            seen.insert(description.id)
+            let animation = effectiveAnimation(for: description, transaction: transaction)
+            if let slot = slots[description.id] {
+                updateLeaf(slot, with: description, animation: animation, transaction: transaction, order: Double(order), time: time)
+            } else {
+                insertLeaf(description, transaction: transaction, order: Double(order), time: time)
+            }
+        }
+        for i in leaves.indices where !seen.contains(leaves[i].description.id) && leaves[i].phase != .didDisappear {
+            removeLeaf(i, transaction: transaction, time: time)
+        }
+        eraseFinishedRemovals()
+        leaves.sort { $0.order < $1.order }
+        reindex()
+        if renderList.capacity < leaves.count * 2 { renderList.reserveCapacity(leaves.count * 2) }
+    }
+
+    private func effectiveAnimation(for d: LeafDescription, transaction: Transaction) -> Animation? {
+        var animation = transaction.animation
+        if let override = d.animationOverride, !transaction.disablesAnimations,
+           let slot = slots[d.id], leaves[slot].lastOverrideValue != override.value {
+            animation = override.animation
+        }
+        return animation
+    }
+
+    private func updateLeaf(_ i: Int, with d: LeafDescription, animation: Animation?, transaction: Transaction,
+                            order: Double, time: Double) {
+        var leaf = leaves[i]
+        if leaf.phase == .didDisappear {
+            // Re-inserted while leaving: back to identity, state kept (§1.3d).
+            leaf.phase = .identity
+            leaf.transitionAmount.set(0, animation: d.transition.ownAnimation(inserting: true) ?? animation, at: time)
+        }
+        let oldText: String? = { if case let .text(s) = leaf.description.content { return s } else { return nil } }()
+        let newText: String? = { if case let .text(s) = d.content { return s } else { return nil } }()
+        if let oldText, let newText, oldText != newText {
+            if let animation, d.contentTransition != .identity {
+                var progress = AnimatedValue<Double>(0)
+                progress.set(1, animation: animation, at: time)
+                let rollsDown: Bool
+                switch d.contentTransition {
+                case let .numericText(countsDown): rollsDown = countsDown
+                case let .numericTextValue(v):
+                    let previous = Double(oldText.filter { $0.isNumber || $0 == "." || $0 == "-" }) ?? 0
+                    rollsDown = v < previous
+                default: rollsDown = false
+                }
+                leaf.content = (oldText, leaf.geometry.presentation.first, progress, rollsDown)
+            } else {
+                leaf.content = nil
+            }
+        }
+        leaf.geometry.set(Geometry(d.frame.pixelAligned, d.custom), animation: animation, at: time)
+        leaf.opacity.set(d.opacity, animation: animation, at: time)
+        if let override = d.animationOverride { leaf.lastOverrideValue = override.value }
+        leaf.description = d
+        leaf.order = order
+        leaves[i] = leaf
+    }
+
+    private func insertLeaf(_ d: LeafDescription, transaction: Transaction, order: Double, time: Double) {
+        // Geometry and content at the destination from the first frame: a new
+        // attribute's first value never animates.
+        var amount = AnimatedValue<Double>(1)
+        let animation = d.transition.ownAnimation(inserting: true) ?? transaction.animation
+        amount.set(0, animation: animation, at: time)
+        let leaf = Leaf(description: d,
+                        geometry: AnimatedValue(Geometry(d.frame.pixelAligned, d.custom)),
+                        opacity: AnimatedValue(d.opacity),
+                        transitionAmount: amount,
+                        phase: animation == nil ? .identity : .willAppear,
+                        order: order,
+                        lastOverrideValue: d.animationOverride?.value,
+                        content: nil)
+        leaves.append(leaf)
+        slots[d.id] = leaves.count - 1
+    }
+
+    private func removeLeaf(_ i: Int, transaction: Transaction, time: Double) {
+        let animation = leaves[i].description.transition.ownAnimation(inserting: false) ?? transaction.animation
+        leaves[i].phase = .didDisappear
+        // Drawn just above whatever now sits at its old place in paint order.
+        leaves[i].order += 0.5
+        leaves[i].transitionAmount.set(1, animation: animation, at: time)
+    }
+
+    private func eraseFinishedRemovals() {
+        leaves.removeAll { $0.phase == .didDisappear && !$0.transitionAmount.isAnimating }
+    }
+
+    private func reindex() {
+        slots.removeAll(keepingCapacity: true)
+        for (i, leaf) in leaves.enumerated() { slots[leaf.description.id] = i }
+    }
+
+    /// The render list at `time`, in paint order; also whether anything is still
+    /// animating (when nothing is, the kiosk can stop drawing).
+    @discardableResult
+    public func sample(at time: Double) -> Bool {
+        renderList.removeAll(keepingCapacity: true)
+        var animating = false
+        var erased = false
+        for i in leaves.indices {
+            let geometry = leaves[i].geometry.value(at: time)
+            let opacity = leaves[i].opacity.value(at: time)
+            let amount = leaves[i].transitionAmount.value(at: time)
+            if leaves[i].geometry.isAnimating || leaves[i].opacity.isAnimating || leaves[i].transitionAmount.isAnimating {
+                animating = true
+            }
+            if leaves[i].phase == .willAppear && !leaves[i].transitionAmount.isAnimating { leaves[i].phase = .identity }
+            if leaves[i].phase == .didDisappear && !leaves[i].transitionAmount.isAnimating {
+                erased = true
+                continue
+            }
+            var contentState: ContentTransitionState? = nil
+            if leaves[i].content != nil {
+                // Advanced in place: a copy would make its storage non-unique and allocate.
+                let progress = leaves[i].content!.progress.value(at: time)
+                if leaves[i].content!.progress.isAnimating {
+                    animating = true
+                    if case let .text(to) = leaves[i].description.content, let content = leaves[i].content {
+                        contentState = ContentTransitionState(from: content.from, to: to, progress: progress,
+                                                              kind: leaves[i].description.contentTransition,
+                                                              fromFrame: content.fromFrame, rollsDown: content.rollsDown)
+                    }
+                } else {
+                    leaves[i].content = nil
+                }
+            }
+            let d = leaves[i].description
+            var frame = geometry.first
+            let inserting = leaves[i].phase != .didDisappear
+            let effect = amount == 0 ? TransitionEffect.identity
+                : d.transition.effect(amount: amount, inserting: inserting, width: frame.width, height: frame.height)
+            frame.x += effect.offsetX
+            frame.y += effect.offsetY
+            renderList.append(RenderItem(id: d.id, style: d.style, content: d.content, frame: frame,
+                                         opacity: opacity * effect.opacity, scale: effect.scale, custom: geometry.second,
+                                         phase: leaves[i].phase, contentTransition: contentState, isDecorative: d.isDecorative))
+        }
+        if erased {
+            eraseFinishedRemovals()
+            reindex()
+        }
+        return animating
+    }
+}
