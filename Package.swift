@@ -32,10 +32,11 @@ let package = Package(
                 swiftSettings: hotLoopFlags),
         .target(name: "Display", dependencies: ["Raster", "RasterIO", "CDRM"]),
         .target(name: "Input"),
-        .target(name: "Feed"),
+        .target(name: "JSON"),
+        .target(name: "Feed", dependencies: ["JSON"]),
         .target(name: "RadarKiosk",
                 dependencies: ["AnimationCore", "Raster", "RasterIO", "Typography", "Display", "Input", "Feed",
-                               "CAllocationCounter"]),
+                               "JSON", "CAllocationCounter"]),
         .executableTarget(name: "radar-kiosk", dependencies: ["RadarKiosk"]),
 
         .testTarget(name: "AnimationCoreTests", dependencies: ["AnimationCore", "CAllocationCounter"]),

@@ -23,6 +23,9 @@ public final class SceneGraph {
 
     private var leaves: [Leaf] = []
     private var slots: [NodeID: Int] = [:]
+    /// The first update is the initial render: nothing is "inserted" then, so
+    /// no insertion transition runs.
+    private var hasRendered = false
     public private(set) var renderList: [RenderItem] = []
 
     public init() {
@@ -36,13 +39,15 @@ public final class SceneGraph {
     /// identity with the update's animation (the two-part update of §1.3b).
     public func update(to descriptions: [LeafDescription], transaction: Transaction, at time: Double) {
         var seen = Set<NodeID>(minimumCapacity: descriptions.count)
+        let initial = !hasRendered
+        hasRendered = true
         for (order, description) in descriptions.enumerated() {
             seen.insert(description.id)
             let animation = effectiveAnimation(for: description, transaction: transaction)
             if let slot = slots[description.id] {
                 updateLeaf(slot, with: description, animation: animation, transaction: transaction, order: Double(order), time: time)
             } else {
-                insertLeaf(description, transaction: transaction, order: Double(order), time: time)
+                insertLeaf(description, transaction: transaction, order: Double(order), time: time, initial: initial)
             }
         }
         for i in leaves.indices where !seen.contains(leaves[i].description.id) && leaves[i].phase != .didDisappear {
@@ -98,11 +103,11 @@ public final class SceneGraph {
         leaves[i] = leaf
     }
 
-    private func insertLeaf(_ d: LeafDescription, transaction: Transaction, order: Double, time: Double) {
+    private func insertLeaf(_ d: LeafDescription, transaction: Transaction, order: Double, time: Double, initial: Bool) {
         // Geometry and content at the destination from the first frame: a new
         // attribute's first value never animates.
         var amount = AnimatedValue<Double>(1)
-        let animation = d.transition.ownAnimation(inserting: true) ?? transaction.animation
+        let animation = initial ? nil : d.transition.ownAnimation(inserting: true) ?? transaction.animation
         amount.set(0, animation: animation, at: time)
         let leaf = Leaf(description: d,
                         geometry: AnimatedValue(Geometry(d.frame.pixelAligned, d.custom)),

@@ -1,6 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Display
+import JSON
 import Raster
 import RasterIO
 import Typography
@@ -113,6 +115,31 @@ public enum RadarKioskCommand {
             return 0
         case "bench":
             return try Benchmarks.run(args)
+        case "render":
+            return try renderCommand(args)
+        case "run":
+            return try KioskRun.run(args)
+        case "scenes":
+            guard let path = args.positional.first, args.positional.count == 1 else { throw ArgumentError("scenes needs one FILE.y4m") }
+            let threshold = try parseDouble(args.value("--threshold"), flag: "--threshold", default: 0.002, range: 0...1)
+            let reader = try Y4MReader(path: path)
+            let m = SceneAnalysis.measure(reader)
+            let windows = SceneAnalysis.windows(m, threshold: threshold)
+            print("\(path): \(m.scores.count) frames at \(reader.framesPerSecond) fps, \(windows.count) animation windows above \(threshold)")
+            for (i, w) in windows.enumerated() {
+                let peak = m.scores[w].max() ?? 0
+                print("window \(i + 1): frames \(w.lowerBound)-\(w.upperBound) (\(SceneAnalysis.seconds(m.times[w.lowerBound]))-"
+                      + "\(SceneAnalysis.seconds(m.times[w.upperBound])) s), peak score \((peak * 10000).rounded() / 10000)")
+            }
+            return 0
+        case "contact-sheet":
+            guard let path = args.positional.first, args.positional.count == 1 else { throw ArgumentError("contact-sheet needs one FILE.y4m") }
+            guard let out = args.value("--out") else { throw ArgumentError("--out FILE.png is required") }
+            let threshold = try parseDouble(args.value("--threshold"), flag: "--threshold", default: 0.002, range: 0...1)
+            let (sheet, windows) = try SceneAnalysis.contactSheet(path: path, threshold: threshold, fonts: FontSet())
+            try PNGFile.write(sheet, to: out)
+            print("wrote \(out): \(min(windows.count, 10)) of \(windows.count) animation windows")
+            return 0
         default:
             printError("radar-kiosk \(name): not available in this build yet")
             return 1
@@ -121,6 +148,63 @@ public enum RadarKioskCommand {
 }
 
 /// Writes one line to standard error (fd 2); C's shared `stderr` is not safe under Swift 6.
+func parseDouble(_ text: String?, flag: String, default value: Double, range: ClosedRange<Double>) throws -> Double {
+    guard let text else { return value }
+    guard let v = Double(text), range.contains(v) else {
+        throw ArgumentError("\(flag) \(text): expected a number in \(range.lowerBound)...\(range.upperBound)")
+    }
+    return v
+}
+
+/// `render --state FILE.json [--from FILE.json --at SECONDS] --size WxH --out FILE.png`
+func renderCommand(_ args: ParsedArguments) throws -> Int32 {
+    guard let statePath = args.value("--state") else { throw ArgumentError("--state FILE.json is required") }
+    guard let out = args.value("--out") else { throw ArgumentError("--out FILE.png is required") }
+    let size = try parseSize(args.value("--size") ?? "1920x1080")
+    let at = try parseDouble(args.value("--at"), flag: "--at", default: 0, range: 0...3600)
+    let target = try readState(statePath)
+    let from = try args.value("--from").map(readState)
+    let fonts = try FontSet(directory: args.value("--fonts"))
+    let controller = KioskController(layout: KioskLayout(width: size.width, height: size.height),
+                                     renderer: KioskRenderer(fonts: fonts), initial: from ?? target)
+    if from != nil { controller.apply(target, at: 0) }
+    _ = controller.prepareFrame(at: at)
+    let buffer = PixelBuffer(width: size.width, height: size.height)
+    controller.draw(into: Canvas(target: buffer))
+    try PNGFile.write(buffer, to: out)
+    print("wrote \(out) (\(size.width)x\(size.height), \(from == nil ? "state" : "transition at \(at) s"))")
+    return 0
+}
+
+/// Reads a state file: one JSON object.
+func readState(_ path: String) throws -> KioskState {
+    let text = try readTextFile(path)
+    do {
+        return try KioskState(json: try JSONParser.parse(text))
+    } catch let e as JSONError {
+        throw ArgumentError("\(path): malformed JSON at \(e)")
+    } catch {
+        throw ArgumentError("\(path): \(error)")
+    }
+}
+
+/// A whole (small) file as UTF-8 text; errors name the path.
+func readTextFile(_ path: String, limit: Int = 16 << 20) throws -> String {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw ArgumentError("\(path): cannot open (\(String(cString: strerror(errno))))") }
+    defer { close(fd) }
+    var data: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n < 0 { if errno == EINTR { continue }; throw ArgumentError("\(path): read failed (\(String(cString: strerror(errno))))") }
+        if n == 0 { break }
+        data.append(contentsOf: chunk[0..<n])
+        if data.count > limit { throw ArgumentError("\(path): larger than \(limit) bytes") }
+    }
+    return String(decoding: data, as: UTF8.self)
+}
+
 func printError(_ line: String) {
     let text = line + "\n"
     _ = text.withCString { write(2, $0, strlen($0)) }

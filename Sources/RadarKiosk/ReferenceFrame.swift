@@ -14,6 +14,7 @@ public final class ReferenceFrame {
     let canvas: Canvas
     let text: TextRenderer
     private var path = Path()
+    private var dial = DialPainter()
     private let fonts: (label: Font, range: Font, f28: Font, f72: Font, f32: Font, f40: Font)
 
     public init(width: Int, height: Int, fonts fontSet: FontSet, text: TextRenderer? = nil) throws {
@@ -29,97 +30,17 @@ public final class ReferenceFrame {
                  try Font(face: face, size: 32 * s), try Font(face: face, size: 40 * s))
     }
 
-    /// A point at compass bearing `b` degrees (0 = north, clockwise) and distance `d` from `c`.
-    @inline(__always)
-    static func polar(_ c: Point, _ b: Float, _ d: Float) -> Point {
-        let r = b * .pi / 180
-        return Point(c.x + d * sinf(r), c.y - d * cosf(r))
-    }
-
-    /// Raster's angle (radians from +x, clockwise) for a compass bearing in degrees.
-    @inline(__always)
-    static func angle(bearing b: Float) -> Float { (b - 90) * .pi / 180 }
-
     public func draw(frame n: Int) {
         let W = Float(width), H = Float(height)
         let s = H / 1080
-        let c = Point(0.30 * W, 0.50 * H)
-        let R = 0.42 * H
-        let theta = Float((n * 6) % 360)
         let green = Color(hex: 0x2FA37A)
         let bright = Color(hex: 0x6CFFB5)
         canvas.resetDamage()
-
         canvas.clear(Color(hex: 0x0B1016))
-
-        // Disc.
-        path.removeAll()
-        path.addCircle(center: c, radius: R)
-        canvas.fill(path, with: .gradient(.radial(center: c, radius: R, stops: GradientStops(
-            GradientStop(0, Color(hex: 0x15303A)), GradientStop(1, Color(hex: 0x0B1620))))))
-
-        // Rings, one path.
-        path.removeAll()
-        for i in 1...4 { path.addCircle(center: c, radius: R * 0.25 * Float(i)) }
-        canvas.stroke(path, style: StrokeStyle(width: 1.5 * s), with: .solid(green.withAlpha(0.35)))
-
-        // Crosshair.
-        path.removeAll()
-        path.move(to: Point(c.x, c.y - R)); path.line(to: Point(c.x, c.y + R))
-        path.move(to: Point(c.x - R, c.y)); path.line(to: Point(c.x + R, c.y))
-        canvas.stroke(path, style: StrokeStyle(width: 1 * s), with: .solid(green.withAlpha(0.25)))
-
-        // Ticks: minor, then major.
-        for major in [false, true] {
-            path.removeAll()
-            let L = (major ? 0.08 : 0.04) * R
-            for i in 0..<72 where (i % 6 == 0) == major {
-                let b = Float(i) * 5
-                path.move(to: Self.polar(c, b, R - L))
-                path.line(to: Self.polar(c, b, R))
-            }
-            canvas.stroke(path, style: StrokeStyle(width: (major ? 2 : 1) * s), with: .solid(green.withAlpha(0.6)))
-        }
-
-        // Sweep wedge with a conic ramp: transparent at theta - 60, a 0.55 at theta,
-        // held a little past it for the edge's antialiased pixels.
-        path.removeAll()
-        path.addPie(center: c, radius: R, startAngle: Self.angle(bearing: theta - 60), endAngle: Self.angle(bearing: theta))
-        canvas.fill(path, with: .gradient(.conic(center: c, startAngle: Self.angle(bearing: theta - 60), stops: GradientStops(
-            GradientStop(0, bright.withAlpha(0)), GradientStop(1.0 / 6, bright.withAlpha(0.55)),
-            GradientStop(0.5, bright.withAlpha(0.55)), GradientStop(0.5, bright.withAlpha(0))))))
-
-        // Sweep line.
-        path.removeAll()
-        path.move(to: c)
-        path.line(to: Self.polar(c, theta, R))
-        canvas.stroke(path, style: StrokeStyle(width: 2 * s), with: .solid(bright))
-
-        // Blips.
-        for k in 0..<12 {
-            let fk = 0.618034 * Float(k)
-            let p = Self.polar(c, 137.5 * Float(k), R * (0.2 + 0.7 * (fk - floorf(fk))))
-            path.removeAll()
-            path.addCircle(center: p, radius: 14 * s)
-            canvas.fill(path, with: .gradient(.radial(center: p, radius: 14 * s, stops: GradientStops(
-                GradientStop(0, bright.withAlpha(0.4)), GradientStop(1, bright.withAlpha(0))))))
-            path.removeAll()
-            path.addCircle(center: p, radius: 4 * s)
-            canvas.fill(path, with: .solid(bright))
-        }
-
-        // Compass labels: centred by advance, and vertically by cap height.
-        let labelColor = Color(hex: 0x8FD9B6)
-        for (i, label) in ["N", "E", "S", "W"].enumerated() {
-            let p = Self.polar(c, 90 * Float(i), R + 22 * s)
-            text.draw(label, font: fonts.label, at: Point(p.x, p.y + fonts.label.capHeight / 2),
-                      alignment: .center, color: labelColor, in: canvas)
-        }
-        let rangeColor = Color(hex: 0x5E9C86)
-        for (i, label) in ["5", "10", "15"].enumerated() {
-            let p = Self.polar(c, 45, R * 0.25 * Float(i + 1))
-            text.draw(label, font: fonts.range, at: Point(p.x, p.y - 4 * s), color: rangeColor, in: canvas)
-        }
+        dial.draw(DialPainter.Parameters(center: Point(0.30 * W, 0.50 * H), radius: 0.42 * H, scale: s,
+                                         sweepBearing: Float((n * 6) % 360), sweepOpacity: 1, showsBlips: true,
+                                         marker: nil, rangeLabels: ("5", "10", "15")),
+                  labelFont: fonts.label, rangeFont: fonts.range, text: text, in: canvas)
 
         // Card.
         let card = Rect(x: 0.58 * W, y: 0.20 * H, width: 0.36 * W, height: 0.60 * H)

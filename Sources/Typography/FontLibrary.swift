@@ -140,6 +140,14 @@ public struct Font {
         self.size = size
     }
 
+    /// A font whose size is clamped into range and rounded to a quarter pixel, so
+    /// that sizes that animate reuse a few glyph-cache entries instead of many.
+    public init(face: FontFace, approximateSize: Float) {
+        self.face = face
+        let s = approximateSize.isFinite ? approximateSize : 1
+        self.size = (min(max(s, 1), 1000) * 4).rounded() / 4
+    }
+
     var size64: Int { Int((size * 64).rounded()) }
     public var capHeight: Float { face.capHeightEm * size }
     public var ascent: Float { face.ascenderEm * size }

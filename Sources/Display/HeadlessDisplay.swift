@@ -1,0 +1,35 @@
+import Raster
+
+/// A display with no screen: a simulated refresh at a set rate, every presented
+/// frame optionally appended to a Y4M video. Its clock is whatever the loop
+/// says, so a recording can run faster than real time.
+public final class HeadlessDisplay: Display {
+    public let width: Int
+    public let height: Int
+    public let refreshRate: Double
+    public let frame: PixelBuffer
+    public let recorder: Y4MWriter?
+    public private(set) var framesPresented = 0
+    public var name: String { "headless \(width)x\(height)@\(refreshRate.formatted)" }
+
+    public init(width: Int, height: Int, refreshRate: Double, recordTo path: String? = nil) throws {
+        self.width = width
+        self.height = height
+        self.refreshRate = refreshRate
+        frame = PixelBuffer(width: width, height: height)
+        recorder = try path.map { try Y4MWriter(path: $0, width: width, height: height, framesPerSecond: Int(refreshRate.rounded())) }
+    }
+
+    @discardableResult
+    public func present(damage: IntRect, at time: Double) throws -> Double {
+        try recorder?.append(frame, time: time)
+        framesPresented += 1
+        return time
+    }
+}
+
+extension Double {
+    var formatted: String {
+        self == rounded() ? String(Int(self)) : String((self * 100).rounded() / 100)
+    }
+}

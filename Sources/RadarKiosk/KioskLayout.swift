@@ -1,0 +1,60 @@
+import AnimationCore
+
+/// Where things go at a resolution: the dial and the card, for each mode, in
+/// landscape and portrait. Lengths scale with the screen so text can be read
+/// across a room on a 7-inch panel and on a 27-inch monitor alike.
+public struct KioskLayout: Equatable, Sendable {
+    public let width: Double
+    public let height: Double
+    /// Length scale: 1 at 1920x1080 (or 1080x1920).
+    public let scale: Double
+    public let isPortrait: Bool
+
+    public init(width: Int, height: Int) {
+        self.width = Double(width)
+        self.height = Double(height)
+        isPortrait = height > width
+        scale = isPortrait ? min(Double(width) / 1080, Double(height) / 1920) : min(Double(height) / 1080, Double(width) / 1920 * 1.25)
+    }
+
+    /// The dial's square frame for a mode.
+    public func dialFrame(_ mode: KioskState.Mode) -> AnimatableRect {
+        let (cx, cy, r): (Double, Double, Double)
+        if isPortrait {
+            switch mode {
+            case .standby: (cx, cy, r) = (width / 2, height / 2, 0.42 * width)
+            case .overflight: (cx, cy, r) = (width / 2, 0.26 * height, 0.36 * width)
+            }
+        } else {
+            switch mode {
+            case .standby: (cx, cy, r) = (width / 2, height / 2 + 0.02 * height, 0.42 * height)
+            case .overflight: (cx, cy, r) = (0.30 * width, height / 2, 0.38 * height)
+            }
+        }
+        return AnimatableRect(x: cx - r, y: cy - r, width: 2 * r, height: 2 * r)
+    }
+
+    /// The aircraft card's frame (the same in both modes: it fades, it does not travel).
+    public var cardFrame: AnimatableRect {
+        if isPortrait {
+            return AnimatableRect(x: 0.06 * width, y: 0.50 * height, width: 0.88 * width, height: 0.44 * height)
+        }
+        return AnimatableRect(x: 0.58 * width, y: 0.20 * height, width: 0.36 * width, height: 0.60 * height)
+    }
+
+    /// Scale of the card's contents: its design is 691 x 648 px (1080p).
+    public var cardScale: Double {
+        let card = cardFrame
+        return min(card.height / 648, card.width / 600)
+    }
+
+    /// Where the status word sits in standby (top left) and in overflight (the card's title line).
+    public func statusOrigin(_ mode: KioskState.Mode) -> (x: Double, baseline: Double) {
+        switch mode {
+        case .standby: return (40 * scale, 60 * scale)
+        case .overflight:
+            let card = cardFrame, s = cardScale
+            return (card.x + 40 * s, card.y + 60 * s)
+        }
+    }
+}
