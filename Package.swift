@@ -23,6 +23,8 @@ let package = Package(
 
         // Counts heap allocations process-wide, for benchmarks and allocation tests.
         .target(name: "CAllocationCounter"),
+        // Kernel uAPI headers (console, evdev, GPIO, signals) with callable ioctl wrappers.
+        .target(name: "CLinux"),
 
         // Layers, lowest first.
         .target(name: "AnimationCore", swiftSettings: hotLoopFlags),
@@ -30,8 +32,8 @@ let package = Package(
         .target(name: "RasterIO", dependencies: ["Raster", "CPNG"]),
         .target(name: "Typography", dependencies: ["Raster", "AnimationCore", "CFreeType", "CHarfBuzz"],
                 swiftSettings: hotLoopFlags),
-        .target(name: "Display", dependencies: ["Raster", "RasterIO", "CDRM"]),
-        .target(name: "Input"),
+        .target(name: "Display", dependencies: ["Raster", "RasterIO", "CDRM", "CLinux"]),
+        .target(name: "Input", dependencies: ["CLinux"]),
         .target(name: "JSON"),
         .target(name: "Feed", dependencies: ["JSON"]),
         .target(name: "RadarKiosk",
@@ -41,7 +43,7 @@ let package = Package(
 
         .testTarget(name: "AnimationCoreTests", dependencies: ["AnimationCore", "CAllocationCounter"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "RasterIO"]),
-        .testTarget(name: "TypographyTests", dependencies: ["Typography", "Raster"]),
+        .testTarget(name: "TypographyTests", dependencies: ["Typography", "Raster", "AnimationCore", "CAllocationCounter"]),
         .testTarget(name: "RadarKioskTests", dependencies: ["RadarKiosk"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

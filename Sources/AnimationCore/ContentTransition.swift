@@ -29,4 +29,13 @@ public struct ContentTransitionState: Sendable {
     public var fromFrame: AnimatableRect
     /// For numeric rolls: true when new digits come in from above (counting down).
     public var rollsDown: Bool
+
+    public init(from: String, to: String, progress: Double, kind: ContentTransition, fromFrame: AnimatableRect, rollsDown: Bool) {
+        self.from = from
+        self.to = to
+        self.progress = progress
+        self.kind = kind
+        self.fromFrame = fromFrame
+        self.rollsDown = rollsDown
+    }
 }

@@ -1,0 +1,2 @@
+// CLinux is header-only; this file gives the target something to compile.
+#include "clinux.h"

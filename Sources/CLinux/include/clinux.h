@@ -1,0 +1,51 @@
+#ifndef RADAR_KIOSK_CLINUX_H
+#define RADAR_KIOSK_CLINUX_H
+// Kernel user-space interfaces the kiosk talks to directly (console, evdev,
+// GPIO character device, signals), with the function-like macros and the
+// variadic ioctl turned into things Swift can call.
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/ioctl.h>
+#include <sys/signalfd.h>
+#include <signal.h>
+#include <linux/kd.h>
+#include <linux/vt.h>
+#include <linux/input.h>
+#include <linux/gpio.h>
+
+static inline int radar_ioctl_int(int fd, unsigned long request, unsigned long argument) {
+    return ioctl(fd, request, argument);
+}
+static inline int radar_ioctl_pointer(int fd, unsigned long request, void *argument) {
+    return ioctl(fd, request, argument);
+}
+
+static const unsigned long radar_kdsetmode = KDSETMODE;
+static const unsigned long radar_kdgetmode = KDGETMODE;
+static const unsigned long radar_kdskbmode = KDSKBMODE;
+static const unsigned long radar_kdgkbmode = KDGKBMODE;
+static const int radar_kd_graphics = KD_GRAPHICS;
+static const int radar_kd_text = KD_TEXT;
+static const int radar_k_off = K_OFF;
+static const unsigned long radar_vt_getstate = VT_GETSTATE;
+static const unsigned long radar_vt_setmode = VT_SETMODE;
+static const unsigned long radar_vt_reldisp = VT_RELDISP;
+
+static const unsigned long radar_eviocgrab = EVIOCGRAB;
+static inline unsigned long radar_eviocgbit(int type, int length) { return EVIOCGBIT(type, length); }
+static inline unsigned long radar_eviocgname(int length) { return EVIOCGNAME(length); }
+
+static const unsigned long radar_gpio_get_chipinfo = GPIO_GET_CHIPINFO_IOCTL;
+static const unsigned long radar_gpio_v2_get_lineinfo = GPIO_V2_GET_LINEINFO_IOCTL;
+static const unsigned long radar_gpio_v2_get_line = GPIO_V2_GET_LINE_IOCTL;
+static const unsigned long radar_gpio_v2_line_get_values = GPIO_V2_LINE_GET_VALUES_IOCTL;
+
+/// Blocks `signal` for normal delivery and returns a descriptor that reads it.
+static inline int radar_signalfd(const int *signals, int count) {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int i = 0; i < count; i++) sigaddset(&set, signals[i]);
+    if (sigprocmask(SIG_BLOCK, &set, NULL) != 0) return -1;
+    return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+#endif

@@ -1,0 +1,254 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CDRM
+import CLinux
+import Raster
+
+/// A DRM/KMS output: drawing happens in an ordinary cached frame; only the
+/// rows damaged since a scanout buffer was last filled are copied into it (dumb
+/// buffers are write-combined: never read, written once per change), and it is
+/// shown with a page flip at the next refresh.
+///
+/// On drivers whose flips complete at once (no vblank: virtio-gpu, stock bochs,
+/// some USB displays) the loop paces itself with a timer at the mode's refresh
+/// instead of spinning; `completesFlipsImmediately` says which kind this is.
+public final class DRMDisplay: Display {
+    public let device: DRMDevice
+    public let connector: DRMDevice.Connector
+    public let crtcID: UInt32
+    public let mode: DRMDevice.Mode
+    public let frame: PixelBuffer
+    public var width: Int { mode.width }
+    public var height: Int { mode.height }
+    public var refreshRate: Double { mode.refreshRate }
+    public var name: String { "\(connector.name) on \(device.path), \(mode)" }
+
+    private struct ScanoutBuffer {
+        var handle: UInt32
+        var pitch: UInt32
+        var size: UInt64
+        var memory: UnsafeMutableRawPointer
+        var framebuffer: UInt32
+        var pixels: PixelBuffer
+        /// What changed in the cached frame since this buffer was last filled.
+        var stale: IntRect
+    }
+
+    private var buffers: [ScanoutBuffer] = []
+    private var front = 0
+    private var savedCRTC: UnsafeMutablePointer<drmModeCrtc>?
+    private var modeSet = false
+    public private(set) var flipPending = false
+    private var lastFlipRequest = 0.0
+    private var fastFlips = 0
+    public private(set) var flipsCompleted = 0
+    /// Set once flips keep completing in well under a refresh period.
+    public private(set) var completesFlipsImmediately = false
+    private var console: VirtualTerminal?
+
+    /// Opens the output named `outputName` (a connector name such as HDMI-A-1,
+    /// or a /dev/dri path), else the first connected connector of any card.
+    public init(outputName: String? = nil, size: (width: Int, height: Int)? = nil, refresh: Double? = nil) throws {
+        let (device, connector) = try DRMDisplay.choose(outputName)
+        self.device = device
+        self.connector = connector
+        guard device.becomeMaster() else {
+            throw DisplayError("\(device.path): another program holds the display (a desktop session?): stop it, or run the kiosk on a free VT")
+        }
+        // Keep the current mode when it already matches, so taking over does not flicker.
+        let current = device.currentCRTC(of: connector)
+        let currentMode = current.flatMap { device.currentMode(ofCRTC: $0) }
+        func matches(_ m: DRMDevice.Mode) -> Bool {
+            (size.map { m.width == $0.width && m.height == $0.height } ?? true)
+                && (refresh.map { abs(m.refreshRate - $0) < 0.5 } ?? true)
+        }
+        let wanted: DRMDevice.Mode?
+        if let currentMode, size != nil || refresh != nil ? matches(currentMode) : true {
+            wanted = currentMode
+        } else if size != nil || refresh != nil {
+            wanted = connector.modes.first(where: matches)
+        } else {
+            wanted = connector.preferredMode
+        }
+        guard let mode = wanted else {
+            let list = connector.modes.map(\.description).joined(separator: ", ")
+            throw DisplayError("\(connector.name): no mode \(size.map { "\($0.width)x\($0.height)" } ?? "")\(refresh.map { "@\($0)" } ?? ""); it offers \(list)")
+        }
+        self.mode = mode
+        let crtcs = device.crtcIDs()
+        if let current {
+            crtcID = current
+        } else if let index = (0..<crtcs.count).first(where: { connector.possibleCRTCs & (1 << UInt32($0)) != 0 }) {
+            crtcID = crtcs[index]
+        } else {
+            throw DisplayError("\(connector.name): no CRTC can drive it")
+        }
+        savedCRTC = drmModeGetCrtc(device.fd, crtcID)
+        frame = PixelBuffer(width: mode.width, height: mode.height)
+        for _ in 0..<2 { buffers.append(try makeBuffer()) }
+        console = VirtualTerminal.enterGraphics()
+    }
+
+    deinit { restore() }
+
+    static func choose(_ name: String?) throws -> (DRMDevice, DRMDevice.Connector) {
+        var cards = DRMDevice.cardPaths()
+        if let name, name.hasPrefix("/dev/") {
+            cards = [name]
+        }
+        guard !cards.isEmpty else { throw DisplayError("no DRM device: /dev/dri has no card (no GPU driver loaded?)") }
+        var seen: [String] = []
+        var firstError: Error?
+        for path in cards {
+            let device: DRMDevice
+            do { device = try DRMDevice(path: path) } catch { firstError = firstError ?? error; continue }
+            for c in device.connectors() {
+                seen.append("\(c.name) (\(path), \(c.connected ? "connected" : "disconnected"))")
+                if let name, !name.hasPrefix("/dev/") {
+                    if c.name == name { return (device, c) }
+                } else if c.connected && !c.modes.isEmpty {
+                    return (device, c)
+                }
+            }
+        }
+        if let firstError, seen.isEmpty { throw firstError }
+        if let name, !name.hasPrefix("/dev/") {
+            throw DisplayError("no output named \(name); outputs: \(seen.isEmpty ? "none" : seen.joined(separator: ", "))")
+        }
+        throw DisplayError("no connected display; outputs: \(seen.isEmpty ? "none" : seen.joined(separator: ", "))")
+    }
+
+    private func makeBuffer() throws -> ScanoutBuffer {
+        var handle: UInt32 = 0, pitch: UInt32 = 0, size: UInt64 = 0
+        guard drmModeCreateDumbBuffer(device.fd, UInt32(mode.width), UInt32(mode.height), 32, 0, &handle, &pitch, &size) == 0 else {
+            throw DisplayError("\(device.path): cannot create a \(mode.width)x\(mode.height) scanout buffer (\(String(cString: strerror(errno))))")
+        }
+        var offset: UInt64 = 0
+        guard drmModeMapDumbBuffer(device.fd, handle, &offset) == 0 else {
+            throw DisplayError("\(device.path): cannot map a scanout buffer")
+        }
+        let memory = mmap(nil, Int(size), PROT_READ | PROT_WRITE, MAP_SHARED, device.fd, off_t(offset))
+        guard let memory, memory != MAP_FAILED else { throw DisplayError("\(device.path): mmap of a scanout buffer failed") }
+        var fb: UInt32 = 0
+        guard drmModeAddFB(device.fd, UInt32(mode.width), UInt32(mode.height), 24, 32, pitch, handle, &fb) == 0 else {
+            throw DisplayError("\(device.path): cannot add a framebuffer (\(String(cString: strerror(errno))))")
+        }
+        let pixels = PixelBuffer(wrapping: memory, width: mode.width, height: mode.height, strideBytes: Int(pitch))
+        return ScanoutBuffer(handle: handle, pitch: pitch, size: size, memory: memory, framebuffer: fb, pixels: pixels,
+                             stale: IntRect(x: 0, y: 0, width: mode.width, height: mode.height))
+    }
+
+    public var fileDescriptor: Int32 { device.fd }
+
+    /// Copies what the back buffer lacks and flips to it. Call only when no flip is pending.
+    @discardableResult
+    public func present(damage: IntRect, at time: Double) throws -> Double {
+        precondition(!flipPending, "present while a flip is pending")
+        for i in buffers.indices { buffers[i].stale = buffers[i].stale.union(damage.intersection(frame.bounds)) }
+        let back = modeSet ? 1 - front : front
+        let region = buffers[back].stale
+        if !region.isEmpty {
+            // Whole rows: one contiguous copy per row into write-combined memory.
+            buffers[back].pixels.copy(from: frame, rect: IntRect(x: 0, y: region.y, width: frame.width, height: region.height))
+            buffers[back].stale = .empty
+        }
+        if !modeSet {
+            var connectorID = connector.id
+            var info = mode.info
+            guard drmModeSetCrtc(device.fd, crtcID, buffers[back].framebuffer, 0, 0, &connectorID, 1, &info) == 0 else {
+                throw DisplayError("\(connector.name): modeset failed (\(String(cString: strerror(errno))))")
+            }
+            modeSet = true
+            front = back
+            return time
+        }
+        // Drivers that scan out of shadow memory need to be told what changed.
+        var clip = drm_clip_rect(x1: UInt16(max(region.x, 0)), y1: UInt16(max(region.y, 0)),
+                                 x2: UInt16(min(region.maxX, width)), y2: UInt16(min(region.maxY, height)))
+        if !region.isEmpty { _ = drmModeDirtyFB(device.fd, buffers[back].framebuffer, &clip, 1) }
+        guard drmModePageFlip(device.fd, crtcID, buffers[back].framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), nil) == 0 else {
+            throw DisplayError("\(connector.name): page flip failed (\(String(cString: strerror(errno))))")
+        }
+        flipPending = true
+        lastFlipRequest = time
+        front = back
+        return time + 1 / refreshRate
+    }
+
+    /// Reads flip events from the device (call when its descriptor is readable).
+    /// Returns true when the pending flip completed.
+    public func handleEvents(now: Double) -> Bool {
+        var context = drmEventContext()
+        context.version = 2
+        context.page_flip_handler = { _, _, _, _, _ in }
+        let before = flipPending
+        if drmHandleEvent(device.fd, &context) == 0 && before {
+            flipPending = false
+            flipsCompleted += 1
+            // A flip that lands in under a quarter period cannot have waited for vblank.
+            if now - lastFlipRequest < 0.25 / refreshRate { fastFlips += 1 } else { fastFlips = 0 }
+            if fastFlips >= 3 { completesFlipsImmediately = true }
+            return true
+        }
+        return false
+    }
+
+    /// Puts back the mode and framebuffer the output had before, and the console.
+    public func restore() {
+        if let saved = savedCRTC {
+            var connectorID = connector.id
+            if saved.pointee.buffer_id != 0 {
+                var savedMode = saved.pointee.mode
+                _ = drmModeSetCrtc(device.fd, saved.pointee.crtc_id, saved.pointee.buffer_id, saved.pointee.x, saved.pointee.y,
+                                   &connectorID, 1, &savedMode)
+            }
+            drmModeFreeCrtc(saved)
+            savedCRTC = nil
+        }
+        console?.restore()
+        console = nil
+        for b in buffers {
+            _ = drmModeRmFB(device.fd, b.framebuffer)
+            munmap(b.memory, Int(b.size))
+            _ = drmModeDestroyDumbBuffer(device.fd, b.handle)
+        }
+        buffers.removeAll()
+        device.dropMaster()
+    }
+}
+
+/// The virtual terminal the kiosk shows on: in graphics mode while it runs (so
+/// the console does not draw over the picture) with its keyboard muted, and
+/// put back on exit.
+final class VirtualTerminal {
+    let fd: Int32
+    let previousMode: Int32
+    let previousKeyboard: Int32
+
+    static func enterGraphics() -> VirtualTerminal? {
+        for path in ["/dev/tty0", "/dev/tty"] {
+            let fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY)
+            if fd < 0 { continue }
+            var mode: Int32 = 0, keyboard: Int32 = 0
+            guard radar_ioctl_pointer(fd, radar_kdgetmode, &mode) == 0 else { close(fd); continue }
+            _ = radar_ioctl_pointer(fd, radar_kdgkbmode, &keyboard)
+            guard radar_ioctl_int(fd, radar_kdsetmode, UInt(radar_kd_graphics)) == 0 else { close(fd); continue }
+            _ = radar_ioctl_int(fd, radar_kdskbmode, UInt(radar_k_off))
+            return VirtualTerminal(fd: fd, previousMode: mode, previousKeyboard: keyboard)
+        }
+        return nil
+    }
+
+    private init(fd: Int32, previousMode: Int32, previousKeyboard: Int32) {
+        self.fd = fd
+        self.previousMode = previousMode
+        self.previousKeyboard = previousKeyboard
+    }
+
+    func restore() {
+        _ = radar_ioctl_int(fd, radar_kdskbmode, UInt(previousKeyboard))
+        _ = radar_ioctl_int(fd, radar_kdsetmode, UInt(previousMode == radar_kd_graphics ? radar_kd_text : previousMode))
+        close(fd)
+    }
+}
