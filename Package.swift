@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "Feed", dependencies: ["JSON"]),
         .target(name: "RadarKiosk",
                 dependencies: ["AnimationCore", "Raster", "RasterIO", "Typography", "Display", "Input", "Feed",
-                               "JSON", "CAllocationCounter"]),
+                               "JSON", "CAllocationCounter", "CLinux"]),
         .executableTarget(name: "radar-kiosk", dependencies: ["RadarKiosk"]),
 
         .testTarget(name: "AnimationCoreTests", dependencies: ["AnimationCore", "CAllocationCounter"]),

@@ -46,6 +46,8 @@ public final class DRMDisplay: Display {
     /// Set once flips keep completing in well under a refresh period.
     public private(set) var completesFlipsImmediately = false
     private var console: VirtualTerminal?
+    /// Where the flip handler writes the kernel's timestamp of the completed flip.
+    private let flipTimestamp = UnsafeMutablePointer<Double>.allocate(capacity: 1)
 
     /// Opens the output named `outputName` (a connector name such as HDMI-A-1,
     /// or a /dev/dri path), else the first connected connector of any card.
@@ -90,7 +92,17 @@ public final class DRMDisplay: Display {
         console = VirtualTerminal.enterGraphics()
     }
 
-    deinit { restore() }
+    deinit {
+        restore()
+        flipTimestamp.deallocate()
+    }
+
+    /// CLOCK_MONOTONIC, the clock of DRM event timestamps.
+    static func monotonicNow() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
 
     static func choose(_ name: String?) throws -> (DRMDevice, DRMDevice.Connector) {
         var cards = DRMDevice.cardPaths()
@@ -167,27 +179,32 @@ public final class DRMDisplay: Display {
         var clip = drm_clip_rect(x1: UInt16(max(region.x, 0)), y1: UInt16(max(region.y, 0)),
                                  x2: UInt16(min(region.maxX, width)), y2: UInt16(min(region.maxY, height)))
         if !region.isEmpty { _ = drmModeDirtyFB(device.fd, buffers[back].framebuffer, &clip, 1) }
-        guard drmModePageFlip(device.fd, crtcID, buffers[back].framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), nil) == 0 else {
+        lastFlipRequest = Self.monotonicNow()
+        guard drmModePageFlip(device.fd, crtcID, buffers[back].framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), flipTimestamp) == 0 else {
             throw DisplayError("\(connector.name): page flip failed (\(String(cString: strerror(errno))))")
         }
         flipPending = true
-        lastFlipRequest = time
         front = back
         return time + 1 / refreshRate
     }
 
     /// Reads flip events from the device (call when its descriptor is readable).
     /// Returns true when the pending flip completed.
-    public func handleEvents(now: Double) -> Bool {
+    public func handleEvents() -> Bool {
         var context = drmEventContext()
         context.version = 2
-        context.page_flip_handler = { _, _, _, _, _ in }
+        context.page_flip_handler = { _, _, seconds, microseconds, data in
+            data?.assumingMemoryBound(to: Double.self).pointee = Double(seconds) + Double(microseconds) / 1e6
+        }
+        flipTimestamp.pointee = 0
         let before = flipPending
-        if drmHandleEvent(device.fd, &context) == 0 && before {
+        if drmHandleEvent(device.fd, &context) == 0 && before && flipTimestamp.pointee > 0 {
             flipPending = false
             flipsCompleted += 1
-            // A flip that lands in under a quarter period cannot have waited for vblank.
-            if now - lastFlipRequest < 0.25 / refreshRate { fastFlips += 1 } else { fastFlips = 0 }
+            // The kernel stamps a flip with the vblank it waited for. One stamped
+            // within a tenth of a period of its request did not wait; three in a
+            // row mean the driver has no vblank and the loop must pace by timer.
+            if flipTimestamp.pointee - lastFlipRequest < 0.1 / refreshRate { fastFlips += 1 } else { fastFlips = 0 }
             if fastFlips >= 3 { completesFlipsImmediately = true }
             return true
         }

@@ -22,7 +22,9 @@ public enum RadarKioskCommand {
             .init("--frames", value: "N", "stop after N frames"),
             .init("--fonts", value: "DIR", "directory holding the B612 fonts"),
         ]),
-        CommandSpec("outputs", "List DRM cards, connectors, their status, modes and the current mode.", flags: []),
+        CommandSpec("outputs", "List DRM cards, connectors, their status, modes and the current mode.", flags: [
+            .init("--free", "print nothing; exit 0 if a connected output is free to take, 1 if not"),
+        ]),
         CommandSpec("check-config", positional: "FILE", "Check a configuration file; report every problem with its line.", flags: []),
         CommandSpec("render", "Render one state, or one moment of a transition, to a PNG.", flags: [
             .init("--state", value: "FILE.json", "the state to show"),
@@ -117,6 +119,8 @@ public enum RadarKioskCommand {
             return try Benchmarks.run(args)
         case "render":
             return try renderCommand(args)
+        case "outputs":
+            return outputsCommand(free: args.has("--free"))
         case "run":
             return try KioskRun.run(args)
         case "scenes":
@@ -174,6 +178,37 @@ func renderCommand(_ args: ParsedArguments) throws -> Int32 {
     try PNGFile.write(buffer, to: out)
     print("wrote \(out) (\(size.width)x\(size.height), \(from == nil ? "state" : "transition at \(at) s"))")
     return 0
+}
+
+/// `outputs`: every card's connectors with status and modes; `--free` only answers
+/// by exit status whether a connected output can be taken (no desktop holds it).
+func outputsCommand(free: Bool) -> Int32 {
+    let cards = DRMDevice.cardPaths()
+    if cards.isEmpty {
+        if !free { print("no DRM devices (/dev/dri has no card)") }
+        return 1
+    }
+    var anyFree = false
+    for path in cards {
+        let device: DRMDevice
+        do { device = try DRMDevice(path: path) } catch {
+            if !free { print("\(path): \(error)") }
+            continue
+        }
+        let master = device.becomeMaster()
+        if master { device.dropMaster() }
+        let connectors = device.connectors()
+        if connectors.contains(where: { $0.connected && !$0.modes.isEmpty }) && master { anyFree = true }
+        if free { continue }
+        print("\(path)\(master ? "" : " (held by another program)")")
+        for c in connectors {
+            let crtc = device.currentCRTC(of: c)
+            let current = crtc.flatMap { device.currentMode(ofCRTC: $0) }
+            print("  \(c.name): \(c.connected ? "connected" : "disconnected")" + (current.map { ", showing \($0)" } ?? ""))
+            for m in c.modes { print("    \(m)") }
+        }
+    }
+    return free ? (anyFree ? 0 : 1) : 0
 }
 
 /// Reads a state file: one JSON object.

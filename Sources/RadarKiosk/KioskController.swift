@@ -61,8 +61,8 @@ public final class KioskController {
         return needed
     }
 
-    /// Whether anything will move without a new input.
-    public var isAnimating: Bool { isSweeping || graph.renderList.isEmpty }
+    /// Whether a frame must still be drawn even though nothing moves (the first one).
+    public var prepareFrameNeeded: Bool { needsFirstFrame }
 
     /// Draws the prepared frame into `canvas`.
     public func draw(into canvas: Canvas) {

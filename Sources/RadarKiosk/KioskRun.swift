@@ -28,8 +28,22 @@ enum KioskRun {
                 duration = (script.last?.at ?? 0) + 3
             }
         }
-        if choice == "drm" {
-            throw ArgumentError("--display drm: this build has no DRM backend yet; use --display headless")
+        if choice == "drm" || choice == "auto" {
+            do {
+                let size = args.value("--size").map { _ in size }
+                let display = try DRMDisplay(outputName: args.value("--output"), size: size,
+                                             refresh: args.value("--refresh").map { _ in refresh })
+                defer { display.restore() }
+                let controller = KioskController(layout: KioskLayout(width: display.width, height: display.height),
+                                                 renderer: KioskRenderer(fonts: fonts))
+                printError("radar-kiosk: showing on \(display.name)")
+                // On a real display the kiosk keeps going after its script.
+                let loop = try DisplayLoop(display: display, controller: controller, script: script, frameLimit: frames)
+                try loop.run()
+                return 0
+            } catch let error as DisplayError where choice == "auto" {
+                printError("radar-kiosk: no DRM display (\(error)); using the headless display")
+            }
         }
         let display = try HeadlessDisplay(width: size.width, height: size.height, refreshRate: refresh, recordTo: args.value("--record"))
         let controller = KioskController(layout: KioskLayout(width: size.width, height: size.height), renderer: KioskRenderer(fonts: fonts))

@@ -1,0 +1,332 @@
+#!/usr/bin/env python3
+"""End-to-end tests of radar-kiosk on a real kernel DRM device.
+
+Boots Debian's own kernel in QEMU (TCG) with a bochs-display device, runs the
+kiosk on it, reads the screen back over QMP and compares it with what the
+headless backend renders for the same state. Usage:
+
+    harness.py --kiosk PATH/radar-kiosk --assets DIR
+"""
+import argparse
+import json
+import os
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MODULES = ["drm", "drm_kms_helper", "ttm", "drm_ttm_helper", "drm_vram_helper", "bochs", "evdev", "configfs"]
+
+
+# ---------------------------------------------------------------- images
+def read_png(path):
+    """RGB(A) 8-bit PNG -> (width, height, bytes RGB). Enough for libpng's output."""
+    data = open(path, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", path
+    pos, idat, w = 8, b"", 0
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and ctype in (2, 6), "unsupported PNG"
+            channels = 3 if ctype == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    raw = zlib.decompress(idat)
+    stride = w * channels
+    out = bytearray(h * stride)
+    prev = bytearray(stride)
+    for y in range(h):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - channels] if i >= channels else 0
+            b = prev[i]
+            c = prev[i - channels] if i >= channels else 0
+            if f == 1: line[i] = (line[i] + a) & 255
+            elif f == 2: line[i] = (line[i] + b) & 255
+            elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        out[y * stride:(y + 1) * stride] = line
+        prev = line
+    if channels == 4:
+        out = bytearray(b for i in range(0, len(out), 4) for b in out[i:i + 3])
+    return w, h, bytes(out)
+
+
+def read_ppm(path):
+    data = open(path, "rb").read()
+    parts, pos = [], 0
+    while len(parts) < 4:
+        while data[pos:pos + 1].isspace(): pos += 1
+        if data[pos:pos + 1] == b"#":
+            pos = data.index(b"\n", pos) + 1
+            continue
+        end = pos
+        while not data[end:end + 1].isspace(): end += 1
+        parts.append(data[pos:end]); pos = end
+    pos += 1
+    assert parts[0] == b"P6"
+    return int(parts[1]), int(parts[2]), data[pos:]
+
+
+def difference(a, b):
+    """Mean absolute channel difference and share of channels off by more than 8."""
+    assert len(a) == len(b)
+    total, over = 0, 0
+    for x, y in zip(a, b):
+        d = abs(x - y)
+        total += d
+        over += d > 8
+    return total / len(a), over / len(a)
+
+
+# ---------------------------------------------------------------- the VM
+class VM:
+    def __init__(self, assets, initrd, width=800, height=480, refresh_mhz=30000):
+        self.dir = tempfile.mkdtemp(prefix="rk-vm-")
+        self.serial = os.path.join(self.dir, "serial.log")
+        self.ctl_path = os.path.join(self.dir, "ctl.sock")
+        self.qmp_path = os.path.join(self.dir, "qmp.sock")
+        kernel = os.path.join(assets, "vmlinuz")
+        self.proc = subprocess.Popen([
+            "qemu-system-x86_64", "-M", "pc", "-accel", "tcg", "-cpu", "max", "-m", "512", "-smp", "1",
+            "-nodefaults", "-no-user-config", "-no-reboot", "-display", "none",
+            "-device", f"bochs-display,xres={width},yres={height},edid=on,refresh_rate={refresh_mhz},vgamem=16M",
+            "-kernel", kernel, "-initrd", initrd,
+            "-append", "console=ttyS0,115200 quiet loglevel=3 panic=-1",
+            "-chardev", f"file,id=con,path={self.serial}", "-serial", "chardev:con",
+            "-chardev", f"socket,id=ctl,path={self.ctl_path},server=on,wait=off", "-serial", "chardev:ctl",
+            "-qmp", f"unix:{self.qmp_path},server=on,wait=off",
+        ], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.ctl = self._connect(self.ctl_path)
+        self.buffer = b""
+        self._read_until(b"init: ready\n", 120)
+        self.qmp = self._connect(self.qmp_path)
+        self.qmp_file = self.qmp.makefile("rwb")
+        json.loads(self.qmp_file.readline())
+        self.command("qmp_capabilities")
+
+    def _connect(self, path, timeout=30):
+        deadline = time.time() + timeout
+        while True:
+            try:
+                s = socket.socket(socket.AF_UNIX)
+                s.connect(path)
+                return s
+            except OSError:
+                if time.time() > deadline or self.proc.poll() is not None:
+                    raise RuntimeError("QEMU did not start: " + (self.proc.stderr.read().decode() if self.proc.poll() is not None else "timeout"))
+                time.sleep(0.1)
+
+    def _read_until(self, marker, timeout):
+        deadline = time.time() + timeout
+        self.ctl.settimeout(1)
+        while marker not in self.buffer:
+            if time.time() > deadline:
+                raise TimeoutError(f"no {marker!r} from the guest; serial log:\n" + open(self.serial, errors="replace").read()[-3000:])
+            try:
+                chunk = self.ctl.recv(65536)
+            except socket.timeout:
+                continue
+            if not chunk:
+                raise RuntimeError("guest closed the control port")
+            self.buffer += chunk
+        head, _, self.buffer = self.buffer.partition(marker)
+        return head
+
+    def sh(self, line, timeout=60):
+        """Runs a shell command in the guest; returns (status, output)."""
+        self.ctl.sendall(line.encode() + b"\n")
+        out = self._read_until(b"__DONE__ ", timeout)
+        status = self._read_until(b"\n", 10)
+        return int(status), out.decode(errors="replace")
+
+    def command(self, name, **arguments):
+        msg = {"execute": name}
+        if arguments:
+            msg["arguments"] = arguments
+        self.qmp_file.write(json.dumps(msg).encode() + b"\n")
+        self.qmp_file.flush()
+        while True:
+            reply = json.loads(self.qmp_file.readline())
+            if "return" in reply or "error" in reply:
+                return reply
+
+    def screendump(self):
+        path = os.path.join(self.dir, f"screen-{time.time():.3f}.ppm")
+        self.command("screendump", filename=path)
+        return read_ppm(path)
+
+    def stop(self):
+        try:
+            self.command("quit")
+        except Exception:
+            pass
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+# ---------------------------------------------------------------- initramfs
+def build_initramfs(assets, kiosk, fonts, out):
+    root = tempfile.mkdtemp(prefix="rk-initrd-")
+    try:
+        for d in ["bin", "sbin", "dev", "proc", "sys", "tmp", "modules", "share/radar-kiosk/fonts", "etc"]:
+            os.makedirs(os.path.join(root, d), exist_ok=True)
+        shutil.copy("/bin/busybox", os.path.join(root, "bin/busybox"))
+        shutil.copy(os.path.join(HERE, "init.sh"), os.path.join(root, "init"))
+        os.chmod(os.path.join(root, "init"), 0o755)
+        for m in MODULES:
+            shutil.copy(os.path.join(assets, "modules", m + ".ko"), os.path.join(root, "modules"))
+        shutil.copy(kiosk, os.path.join(root, "bin/radar-kiosk"))
+        for f in os.listdir(fonts):
+            if f.endswith(".otf"):
+                shutil.copy(os.path.join(fonts, f), os.path.join(root, "share/radar-kiosk/fonts"))
+        libs = subprocess.run(["ldd", kiosk], capture_output=True, text=True, check=True).stdout
+        for line in libs.splitlines():
+            parts = line.split()
+            path = parts[2] if "=>" in parts and len(parts) > 2 else parts[0]
+            if path.startswith("/") and os.path.exists(path):
+                dest = os.path.join(root, path.lstrip("/"))
+                os.makedirs(os.path.dirname(dest), exist_ok=True)
+                shutil.copy(os.path.realpath(path), dest)
+        for state, name in STATES.items():
+            open(os.path.join(root, "etc", name), "w").write(state + "\n")
+        with open(out, "wb") as f:
+            files = subprocess.run("find . | sort", shell=True, cwd=root, capture_output=True, check=True).stdout
+            subprocess.run(["cpio", "-o", "-H", "newc", "--quiet"], cwd=root, input=files, stdout=f, check=True)
+            # The kernel opens /dev/console before /init runs.
+        with open(out, "ab") as f:
+            node = subprocess.run(["sh", "-c", "mkdir -p d/dev && mknod d/dev/console c 5 1 && cd d && echo ./dev/console | cpio -o -H newc --quiet"],
+                                  cwd=root, capture_output=True, check=True).stdout
+            f.write(node)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+OVERFLIGHT = '{"mode":"overflight","aircraft":{"callsign":"BAW283","type":"B789","route":"LHR \u2192 LAX","altitude_ft":36000,"ground_speed_kt":487,"distance_nm":3.2,"bearing_deg":274}}'
+STATES = {
+    OVERFLIGHT: "overflight.json",
+    '{"at":0,"cmd":"set","state":' + OVERFLIGHT + '}': "overflight.jsonl",
+}
+
+
+# ---------------------------------------------------------------- tests
+class Tests:
+    def __init__(self, vm, kiosk, work):
+        self.vm, self.kiosk, self.work = vm, kiosk, work
+        self.passed, self.failed = 0, 0
+
+    def check(self, name, ok, detail=""):
+        if ok:
+            self.passed += 1
+            print(f"ok: {name} {detail}".rstrip(), flush=True)
+        else:
+            self.failed += 1
+            print(f"FAIL: {name} {detail}".rstrip(), flush=True)
+
+    def kiosk_log(self):
+        return self.vm.sh("cat /tmp/kiosk.log")[1]
+
+    def start_kiosk(self, args):
+        self.vm.sh("rm -f /tmp/kiosk.log")
+        self.vm.sh(f"(radar-kiosk run {args} > /tmp/kiosk.log 2>&1; echo exit=$? >> /tmp/kiosk.log) &")
+        deadline = time.time() + 60
+        while "first frame on" not in self.kiosk_log():
+            if time.time() > deadline or "exit=" in self.kiosk_log():
+                raise RuntimeError("the kiosk did not show a frame:\n" + self.kiosk_log())
+            time.sleep(0.5)
+
+    def stop_kiosk(self, signal="TERM"):
+        self.vm.sh(f"killall -{signal} radar-kiosk")
+        deadline = time.time() + 30
+        while "exit=" not in self.kiosk_log():
+            if time.time() > deadline:
+                raise RuntimeError("the kiosk did not exit:\n" + self.kiosk_log())
+            time.sleep(0.3)
+        return self.kiosk_log()
+
+    def run_all(self):
+        status, out = self.vm.sh("radar-kiosk outputs")
+        self.check("outputs lists the bochs connector", status == 0 and "Virtual-1: connected" in out and "800x480" in out, out.strip().replace("\n", " | "))
+        status, out = self.vm.sh("radar-kiosk run --display drm --output HDMI-A-7 --frames 1")
+        self.check("an unknown output name lists the ones that exist", status != 0 and "no output named HDMI-A-7" in out and "Virtual-1" in out, out.strip())
+
+        # The screen shows what the headless backend renders for the same state.
+        console_before = self.vm.screendump()
+        self.start_kiosk("--display drm --output Virtual-1 --autoplay /etc/overflight.jsonl")
+        time.sleep(4)  # the glide settles in about 1.5 s of kiosk time (slower under emulation)
+        w, h, screen = self.vm.screendump()
+        expected = os.path.join(self.work, "expected.png")
+        subprocess.run([self.kiosk, "render", "--state", os.path.join(self.work, "overflight.json"), "--size", f"{w}x{h}", "--out", expected], check=True, capture_output=True)
+        ew, eh, want = read_png(expected)
+        mean, over8 = difference(screen, want)
+        self.check("the DRM screen matches the headless rendering", (ew, eh) == (w, h) and mean < 1.0 and over8 < 0.01, f"(mean {mean:.3f}, >8: {over8 * 100:.2f} %)")
+
+        log = self.stop_kiosk("TERM")
+        self.check("SIGTERM: the kiosk exits 0", "exit=0" in log, log.strip().splitlines()[-1] if log.strip() else "")
+        time.sleep(1)
+        _, _, after = self.vm.screendump()
+        back_mean, _ = difference(after, console_before[2])
+        off_mean, _ = difference(after, screen)
+        self.check("SIGTERM: the text console is back", back_mean < 1.0 and off_mean > 5, f"(vs console {back_mean:.2f}, vs kiosk {off_mean:.2f})")
+
+        # Frame pacing on a driver without vblank: the mode's rate, no spinning.
+        self.start_kiosk("--display drm --frames 150")
+        deadline = time.time() + 120
+        while "exit=" not in self.kiosk_log() and time.time() < deadline:
+            time.sleep(1)
+        log = self.kiosk_log()
+        line = next((l for l in log.splitlines() if " frames in " in l), "")
+        fps = mode = None
+        try:
+            fps = float(line.split("(")[1].split(" fps")[0])
+            mode = float(line.split("mode ")[1].split(" Hz")[0])
+        except (IndexError, ValueError):
+            pass
+        self.check("frames are paced at the mode's refresh (±5 %) without vblank", fps is not None and mode and abs(fps - mode) <= 0.05 * mode and "without vblank" in line, line)
+        return self.failed == 0
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--kiosk", required=True)
+    p.add_argument("--assets", required=True)
+    p.add_argument("--fonts", required=True)
+    args = p.parse_args()
+    work = tempfile.mkdtemp(prefix="rk-e2e-")
+    started = time.time()
+    vm = None
+    try:
+        open(os.path.join(work, "overflight.json"), "w").write(OVERFLIGHT + "\n")
+        initrd = os.path.join(work, "initramfs.cpio")
+        build_initramfs(args.assets, args.kiosk, args.fonts, initrd)
+        vm = VM(args.assets, initrd)
+        tests = Tests(vm, args.kiosk, work)
+        try:
+            tests.run_all()
+        except Exception as e:
+            tests.check("the VM scenario ran to the end", False, str(e))
+        print(f"vm: {tests.passed} passed, {tests.failed} failed ({time.time() - started:.1f} s)")
+        return 0 if tests.failed == 0 else 1
+    finally:
+        if vm:
+            vm.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

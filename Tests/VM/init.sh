@@ -1,0 +1,24 @@
+#!/bin/busybox sh
+# /init of the test VM: mount the basics, load the DRM and input modules,
+# then run commands that the host sends over the second serial port.
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mkdir -p /tmp /run /sys/kernel/config
+mount -t tmpfs tmp /tmp
+exec </dev/console >/dev/console 2>&1
+for m in drm drm_kms_helper ttm drm_ttm_helper drm_vram_helper bochs evdev configfs; do
+    insmod /modules/$m.ko || echo "init: insmod $m failed"
+done
+mount -t configfs none /sys/kernel/config 2>/dev/null
+# Something to see on the text console, so the tests can tell it came back.
+printf '\033[2J\033[HRadarKiosk test VM: text console on tty1\n' > /dev/tty1
+stty -F /dev/ttyS1 raw -echo 115200
+exec 3</dev/ttyS1 4>/dev/ttyS1
+echo "init: ready" >&4
+while read -r line <&3; do
+    sh -c "$line" >&4 2>&4
+    echo "__DONE__ $?" >&4
+done
+poweroff -f
