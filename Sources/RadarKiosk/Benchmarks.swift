@@ -1,3 +1,4 @@
+import AnimationCore
 import Raster
 import Typography
 
@@ -30,8 +31,128 @@ enum Benchmarks {
                       + " allocations_per_frame=\(Double(allocations) / Double(frames))")
             }
             return 0
+        case "app":
+            for size in sizes { try app(size: size, frames: frames, warmup: warmup, fonts: fonts) }
+            sampling(frames: frames)
+            return 0
+        case "text":
+            try text(fonts: fonts, frames: frames)
+            return 0
         default:
             throw ArgumentError("bench \(which): unknown benchmark; expected reference, text or app")
         }
     }
+
+    static func line(_ name: String, _ size: (width: Int, height: Int), _ t: FrameTimings, allocations: UInt64) -> String {
+        t.resultLine(name: name, width: size.width, height: size.height)
+            + " p99_ms=\(t.format(t.percentile(99))) allocations_per_frame=\(Double(allocations) / Double(max(t.count, 1)))"
+    }
+
+    /// The kiosk's own frames (sample the scene, draw it): sweeping in standby,
+    /// and during standby ⇄ overflight transitions, 60 Hz timestamps.
+    static func app(size: (width: Int, height: Int), frames: Int, warmup: Int, fonts: FontSet) throws {
+        let buffer = PixelBuffer(width: size.width, height: size.height)
+        let canvas = Canvas(target: buffer)
+        let over = KioskState(mode: .overflight, aircraft: Aircraft(callsign: "BAW283", type: "B789", route: "LHR → LAX",
+                                                                    altitudeFeet: 36_000, groundSpeedKnots: 487, distanceNM: 3.2, bearingDegrees: 274))
+        // Sweeping: standby, nothing else changing.
+        do {
+            let controller = KioskController(layout: KioskLayout(width: size.width, height: size.height), renderer: KioskRenderer(fonts: fonts))
+            var t = 0.0
+            for _ in 0..<warmup { _ = controller.prepareFrame(at: t); controller.draw(into: canvas); t += 1.0 / 60 }
+            var timings = FrameTimings(capacity: frames)
+            var allocations: UInt64 = 0
+            for _ in 0..<frames {
+                let a0 = threadHeapAllocationCount()
+                let t0 = MonotonicClock.now()
+                _ = controller.prepareFrame(at: t)
+                controller.draw(into: canvas)
+                let t1 = MonotonicClock.now()
+                allocations += threadHeapAllocationCount() - a0
+                timings.append((t1 - t0) * 1000)
+                t += 1.0 / 60
+            }
+            print(line("radar-kiosk-app-sweeping", size, timings, allocations: allocations))
+        }
+        // Transitions: a state change every 1.5 s; only frames inside a transition count.
+        do {
+            let controller = KioskController(layout: KioskLayout(width: size.width, height: size.height), renderer: KioskRenderer(fonts: fonts))
+            var timings = FrameTimings(capacity: frames)
+            var t = 0.0, nextChange = 0.5, toggle = true, frame = 0
+            var allocations: UInt64 = 0
+            while timings.count < frames && frame < frames * 20 {
+                let before = threadHeapAllocationCount()
+                if t >= nextChange {
+                    controller.apply(toggle ? over : .standby, at: t)
+                    toggle.toggle()
+                    nextChange += 1.5
+                }
+                let t0 = MonotonicClock.now()
+                let animating = controller.graph.sample(at: t)
+                _ = controller.prepareFrame(at: t)
+                controller.draw(into: canvas)
+                let ms = (MonotonicClock.now() - t0) * 1000
+                if animating && frame > warmup {
+                    timings.append(ms)
+                    allocations += threadHeapAllocationCount() - before
+                }
+                t += 1.0 / 60
+                frame += 1
+            }
+            // Allocations here include the state changes themselves (a new leaf list each).
+            print(line("radar-kiosk-app-transition", size, timings, allocations: allocations))
+        }
+    }
+
+    /// Sampling the animation core: 200 leaves, 50 of them animating.
+    static func sampling(frames: Int) {
+        let graph = SceneGraph()
+        func leaves(_ shift: Double) -> [LeafDescription] {
+            (0..<200).map { i in
+                LeafDescription(id: NodeID("leaf\(i)"), frame: AnimatableRect(x: i < 50 ? shift : 0, y: Double(i), width: 10, height: 10),
+                                content: .text("L\(i)"))
+            }
+        }
+        graph.update(to: leaves(0), transaction: Transaction(), at: 0)
+        graph.update(to: leaves(800), transaction: Transaction(animation: .spring(duration: 1000, bounce: 0.2)), at: 0)
+        graph.sample(at: 0.001)
+        var timings = FrameTimings(capacity: frames)
+        var allocations: UInt64 = 0
+        for i in 1...max(frames, 1) {
+            let a0 = threadHeapAllocationCount()
+            let t0 = MonotonicClock.now()
+            graph.sample(at: Double(i) / 60)
+            let t1 = MonotonicClock.now()
+            allocations += threadHeapAllocationCount() - a0
+            timings.append((t1 - t0) * 1000)
+        }
+        print(line("animation-core-sample-200-leaves-50-animating", (0, 0), timings, allocations: allocations))
+    }
+
+    /// Glyphs per second from a warm cache, at 16, 40 and 72 px.
+    static func text(fonts: FontSet, frames: Int) throws {
+        let buffer = PixelBuffer(width: 1920, height: 200)
+        let canvas = Canvas(target: buffer)
+        let renderer = TextRenderer()
+        let sample = "ALT 36,000 ft GS 487 kt DIST 3.2 NM BRG 274° BAW283"
+        for size: Float in [16, 40, 72] {
+            let font = try Font(face: fonts.regular, size: size)
+            renderer.draw(sample, font: font, at: Point(4, 150), color: .white, in: canvas)
+            renderer.glyphs.resetCounters()
+            let glyphs = renderer.shaper.shape(sample, font: font).glyphs.count
+            let repetitions = max(frames, 1) * 10
+            let before = threadHeapAllocationCount()
+            let t0 = MonotonicClock.now()
+            for _ in 0..<repetitions {
+                renderer.draw(sample, font: font, at: Point(4, 150), color: .white, in: canvas)
+            }
+            let seconds = MonotonicClock.now() - t0
+            let allocations = threadHeapAllocationCount() - before
+            let perSecond = Double(glyphs * repetitions) / seconds
+            let hitRate = Double(renderer.glyphs.hits) / Double(max(renderer.glyphs.hits + renderer.glyphs.misses, 1))
+            print("RESULT radar-kiosk-text \(Int(size))px glyphs_per_second=\(Int(perSecond)) ns_per_glyph=\((seconds / Double(glyphs * repetitions) * 1e9 * 10).rounded() / 10) "
+                  + "cache_hit_rate=\(hitRate) allocations=\(allocations)")
+        }
+    }
 }
+

@@ -121,6 +121,8 @@ public enum RadarKioskCommand {
             return try renderCommand(args)
         case "outputs":
             return outputsCommand(free: args.has("--free"))
+        case "audit":
+            return try Audit.run(args)
         case "run":
             return try KioskRun.run(args)
         case "scenes":

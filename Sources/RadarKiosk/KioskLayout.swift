@@ -42,6 +42,19 @@ public struct KioskLayout: Equatable, Sendable {
         return AnimatableRect(x: 0.58 * width, y: 0.20 * height, width: 0.36 * width, height: 0.60 * height)
     }
 
+    /// The smallest legible text on this screen, in px: 12 px, or 2.2 % of the
+    /// shorter side on larger screens (read from across a room).
+    public var minimumTextSize: Double {
+        max(12, 0.022 * min(width, height))
+    }
+
+    /// A text size from the design (px at scale 1) in whole pixels, never below
+    /// the minimum. Whole pixels, because leaf frames are pixel-aligned and a
+    /// text leaf's height is its size.
+    public func textSize(_ design: Double, scale: Double) -> Double {
+        max(design * scale, minimumTextSize).rounded(.up)
+    }
+
     /// Scale of the card's contents: its design is 691 x 648 px (1080p).
     public var cardScale: Double {
         let card = cardFrame

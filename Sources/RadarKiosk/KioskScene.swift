@@ -53,27 +53,27 @@ public enum KioskScene {
         // Status word: its identity is the word, so a change removes one and inserts the other.
         let word = overflight ? "OVERFLIGHT" : "STANDBY"
         let origin = layout.statusOrigin(state.mode)
-        let statusSize = 28 * (overflight ? s : layout.scale)
+        let statusSize = layout.textSize(28, scale: overflight ? s : layout.scale)
         leaves.append(LeafDescription(id: NodeID("status", id: word), frame: textFrame(x: origin.x, baseline: origin.baseline, size: statusSize),
                                       content: .text(word), style: KioskStyle.status.rawValue, transition: statusTransition))
 
         let x = card.x + 40 * s
         let right = card.maxX - 40 * s
-        leaves.append(LeafDescription(id: NodeID("card/callsign"), frame: textFrame(x: x, baseline: card.y + 150 * s, size: 72 * s),
+        leaves.append(LeafDescription(id: NodeID("card/callsign"), frame: textFrame(x: x, baseline: card.y + 150 * s, size: layout.textSize(72, scale: s)),
                                       opacity: cardOpacity, content: .text(aircraft?.callsign ?? "—"),
                                       style: KioskStyle.callsign.rawValue, contentTransition: .identity, isDecorative: !overflight))
-        leaves.append(LeafDescription(id: NodeID("card/route"), frame: textFrame(x: x, baseline: card.y + 200 * s, size: 32 * s),
+        leaves.append(LeafDescription(id: NodeID("card/route"), frame: textFrame(x: x, baseline: card.y + 200 * s, size: layout.textSize(32, scale: s)),
                                       opacity: cardOpacity, content: .text(routeLine(aircraft)),
                                       style: KioskStyle.route.rawValue, isDecorative: !overflight))
         let values = valueTexts(aircraft)
         for (i, row) in rows.enumerated() {
             let baseline = card.y + row.baseline * s
-            leaves.append(LeafDescription(id: NodeID("card/row\(i)/label"), frame: textFrame(x: x, baseline: baseline, size: 28 * s),
+            leaves.append(LeafDescription(id: NodeID("card/row\(i)/label"), frame: textFrame(x: x, baseline: baseline, size: layout.textSize(28, scale: s)),
                                           opacity: cardOpacity, content: .text(row.label),
                                           style: KioskStyle.rowLabel.rawValue, isDecorative: !overflight))
             // Values are right-aligned, so the frame's right edge is the anchor.
             leaves.append(LeafDescription(id: NodeID("card/row\(i)/value"),
-                                          frame: textFrame(x: right, baseline: baseline, size: 40 * s, width: 0),
+                                          frame: textFrame(x: right, baseline: baseline, size: layout.textSize(40, scale: s), width: 0),
                                           opacity: cardOpacity, content: .text(values[i].text),
                                           style: KioskStyle.rowValue.rawValue,
                                           contentTransition: .numericTextValue(values[i].number), isDecorative: !overflight))
@@ -81,7 +81,7 @@ public enum KioskScene {
 
         let note = state.note ?? ""
         leaves.append(LeafDescription(id: NodeID("note"), frame: textFrame(x: 40 * layout.scale, baseline: layout.height - 30 * layout.scale,
-                                                                          size: 22 * layout.scale),
+                                                                          size: layout.textSize(24, scale: layout.scale)),
                                       opacity: note.isEmpty ? 0 : 1, content: .text(note), style: KioskStyle.note.rawValue,
                                       isDecorative: note.isEmpty))
         return leaves

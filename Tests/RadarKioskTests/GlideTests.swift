@@ -215,3 +215,24 @@ import Raster
 #if canImport(Glibc)
 import Glibc
 #endif
+
+/// The accessibility audit over every supported layout, in both modes.
+@Suite struct AuditTests {
+    @Test(arguments: Audit.sizes)
+    func layoutPassesTheAudit(size: String) throws {
+        let s = try parseSize(size)
+        let fonts = try FontSet()
+        for state in [KioskState.standby, Audit.sampleOverflight] {
+            let problems = Audit.problems(width: s.width, height: s.height, state: state, fonts: fonts)
+            #expect(problems.isEmpty, "\(problems)")
+        }
+    }
+
+    @Test func theAuditSeesLowContrastAndSmallText() throws {
+        // Dim text on the card fails contrast; a tiny screen's minimum is respected.
+        #expect(Audit.contrast(0xFF12_1C26, 0xFF1A_2630) < 4.5)
+        #expect(Audit.contrast(0xFFE8_F1F2, 0xFF12_1C26) > 4.5)
+        #expect(KioskLayout(width: 800, height: 480).minimumTextSize == 12)
+        #expect(KioskLayout(width: 1920, height: 1080).minimumTextSize > 23)
+    }
+}
