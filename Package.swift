@@ -45,6 +45,7 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster", "RasterIO"]),
         .testTarget(name: "TypographyTests", dependencies: ["Typography", "Raster", "AnimationCore", "CAllocationCounter"]),
         .testTarget(name: "RadarKioskTests", dependencies: ["RadarKiosk"], exclude: ["Fixtures"]),
+        .testTarget(name: "FeedTests", dependencies: ["Feed", "JSON"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

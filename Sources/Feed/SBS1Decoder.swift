@@ -1,0 +1,77 @@
+/// Rebuilds aircraft from SBS-1 BaseStation lines (TCP port 30003) in the
+/// dialects seen in the wild: dump1090/readsb (all ids and times), Kinetic/VRS
+/// style (constant ids), and early antirez dump1090 (no ids, no times).
+/// Messages are timed by when they arrive, since the line's own times are
+/// local time in some writers and UTC in others.
+public struct SBS1Decoder {
+    private var aircraft: [String: (report: AircraftReport, lastMessage: Double, lastPosition: Double?)] = [:]
+    /// Aircraft silent for this long are dropped.
+    public var expiry: Double = 300
+    public private(set) var linesAccepted = 0
+    public private(set) var linesRejected = 0
+
+    public init() {}
+
+    /// Feeds one line received at `time` (monotonic seconds). Returns false for a
+    /// line that is not an SBS message (it changes nothing).
+    @discardableResult
+    public mutating func feed(_ line: Substring, at time: Double) -> Bool {
+        let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+        guard fields.count >= 11, fields[0] == "MSG", let kind = Int(fields[1]), (1...8).contains(kind) else {
+            linesRejected += 1
+            return false
+        }
+        let hex = fields[4].trimmingSpaces.lowercased()
+        guard hex.count >= 6, hex.count <= 7, hex.allSatisfy({ $0.isHexDigit || $0 == "~" }) else {
+            linesRejected += 1
+            return false
+        }
+        func field(_ i: Int) -> Substring? {
+            guard i < fields.count else { return nil }
+            let f = fields[i].trimmingSpaces
+            return f.isEmpty ? nil : f
+        }
+        var entry = aircraft[hex] ?? (AircraftReport(hex: hex), time, nil)
+        if let callsign = field(10) {
+            let trimmed = String(callsign)
+            // "XXX" placeholders in some early writers are not callsigns.
+            if trimmed != "XXX" { entry.report.callsign = trimmed }
+        }
+        if let alt = field(11).flatMap({ Double($0) }), abs(alt) < 200_000 { entry.report.altitudeFeet = Int(alt) }
+        if let gs = field(12).flatMap({ Double($0) }) { entry.report.groundSpeedKnots = gs }
+        if let track = field(13).flatMap({ Double($0) }) { entry.report.trackDegrees = track }
+        if let lat = field(14).flatMap({ Double($0) }), let lon = field(15).flatMap({ Double($0) }), abs(lat) <= 90, abs(lon) <= 180 {
+            entry.report.latitude = lat
+            entry.report.longitude = lon
+            entry.lastPosition = time
+        }
+        if let squawk = field(17) { entry.report.squawk = String(squawk) }
+        if let ground = field(21) { entry.report.onGround = ground == "-1" || ground == "1" }
+        entry.lastMessage = time
+        aircraft[hex] = entry
+        linesAccepted += 1
+        return true
+    }
+
+    /// The aircraft as a snapshot at `time`, ages filled in; stale ones dropped.
+    public mutating func snapshot(at time: Double) -> AircraftSnapshot {
+        aircraft = aircraft.filter { time - $0.value.lastMessage <= expiry }
+        let reports = aircraft.values.map { entry -> AircraftReport in
+            var r = entry.report
+            r.age = time - entry.lastMessage
+            r.positionAge = entry.lastPosition.map { time - $0 }
+            if r.onGround { r.altitudeFeet = nil }
+            return r
+        }.sorted { $0.hex < $1.hex }
+        return AircraftSnapshot(now: time, aircraft: reports)
+    }
+}
+
+extension Substring {
+    var trimmingSpaces: Substring {
+        var s = self
+        while let f = s.first, f == " " || f == "\r" || f == "\t" { s.removeFirst() }
+        while let l = s.last, l == " " || l == "\r" || l == "\t" { s.removeLast() }
+        return s
+    }
+}

@@ -1,0 +1,128 @@
+import Testing
+import JSON
+@testable import Feed
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Real captures (Fixtures/SOURCES.md): parsed counts are checked against
+/// counts the test derives itself from the raw JSON, and against the facts the
+/// sources document.
+@Suite struct FeedParsingTests {
+    static let fixtures: String = {
+        let parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.dropLast().joined(separator: "/") + "/Fixtures/"
+    }()
+
+    static func bytes(_ name: String) throws -> [UInt8] {
+        let fd = open(fixtures + name, O_RDONLY)
+        guard fd >= 0 else { throw AircraftJSON.Failure(description: "cannot open \(name)") }
+        defer { close(fd) }
+        var data: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            data.append(contentsOf: chunk[0..<n])
+        }
+        return data
+    }
+
+    /// Counts taken straight from the JSON, without the parser under test.
+    struct RawCounts: Equatable {
+        var entries = 0, freshPositions = 0, ground = 0, callsigns = 0, paddedCallsigns = 0
+    }
+
+    func rawCounts(_ json: JSONValue) -> RawCounts {
+        var c = RawCounts()
+        for entry in json["aircraft"]?.arrayValue ?? [] {
+            guard let o = entry.objectValue, o["hex"] != nil else { continue }
+            c.entries += 1
+            if o["lat"] != nil, o["lon"] != nil, (o["seen_pos"]?.doubleValue ?? 0) <= 60 { c.freshPositions += 1 }
+            if (o["alt_baro"] ?? o["altitude"])?.stringValue == "ground" { c.ground += 1 }
+            if let f = o["flight"]?.stringValue, f.contains(where: { $0 != " " }) {
+                c.callsigns += 1
+                if f.hasSuffix(" ") { c.paddedCallsigns += 1 }
+            }
+        }
+        return c
+    }
+
+    @Test(arguments: ["readsb_overirvine_170ac.json", "dump1090fa_plord12_44ac.json"])
+    func parsesEveryCapture(name: String) throws {
+        let data = try Self.bytes(name)
+        let snapshot = try AircraftJSON.parse(data)
+        let raw = rawCounts(try JSONParser.parse(data))
+        #expect(snapshot.aircraft.count == raw.entries)
+        #expect(snapshot.aircraft.filter { $0.hasPosition && ($0.positionAge ?? 0) <= 60 }.count == raw.freshPositions)
+        #expect(snapshot.aircraft.filter(\.onGround).count == raw.ground)
+        #expect(snapshot.aircraft.compactMap(\.callsign).count == raw.callsigns)
+        #expect(snapshot.aircraft.compactMap(\.callsign).allSatisfy { !$0.hasSuffix(" ") && !$0.hasPrefix(" ") && !$0.isEmpty })
+        #expect(snapshot.aircraft.filter(\.onGround).allSatisfy { $0.altitudeFeet == nil })
+    }
+
+    @Test func readsbCaptureHasTheDocumentedQuirks() throws {
+        let s = try AircraftJSON.parse(try Self.bytes("readsb_overirvine_170ac.json"))
+        #expect(s.aircraft.count == 170)
+        #expect(s.aircraft.filter(\.onGround).count == 53)
+        #expect(s.aircraft.filter { $0.hex.hasPrefix("~") }.count == 60)
+        #expect(s.aircraft.filter { !$0.hasPosition }.count == 23)
+        #expect(s.aircraft.contains { $0.callsign == "UNKN" })
+        #expect(s.now == 1_643_337_806.2)
+    }
+
+    @Test func dump1090CaptureHasTheDocumentedQuirks() throws {
+        let s = try AircraftJSON.parse(try Self.bytes("dump1090fa_plord12_44ac.json"))
+        #expect(s.aircraft.count == 44)
+        #expect(s.aircraft.filter { !$0.hasPosition }.count == 19)
+        #expect(s.aircraft.contains { $0.positionAge == 61.1 })
+        #expect(s.aircraft.contains { $0.callsign == "GLOCH" })
+    }
+
+    @Test func otherShapesAndBrokenInput() throws {
+        // Older dump1090 keys, the API v2 shape (ms), empty objects, ground strings.
+        let legacy = try AircraftJSON.parse(Array(#"{"now":100,"aircraft":[{"hex":"ABC123","altitude":"ground","speed":12},{},{"hex":"def456","altitude":12000,"flight":"   "}]}"#.utf8))
+        #expect(legacy.aircraft.count == 2)
+        #expect(legacy.aircraft[0].hex == "abc123" && legacy.aircraft[0].onGround && legacy.aircraft[0].groundSpeedKnots == 12)
+        #expect(legacy.aircraft[1].altitudeFeet == 12000 && legacy.aircraft[1].callsign == nil)
+        let v2 = try AircraftJSON.parse(Array(#"{"now":1700000000123,"ac":[{"hex":"a1b2c3","alt_baro":3000,"lat":1,"lon":2,"seen_pos":0.5}]}"#.utf8))
+        #expect(abs(v2.now - 1_700_000_000.123) < 1e-6 && v2.aircraft.count == 1)
+        #expect(throws: AircraftJSON.Failure.self) { try AircraftJSON.parse(Array("{\"now\":1,\"aircraft\":[".utf8)) }
+        #expect(throws: AircraftJSON.Failure.self) { try AircraftJSON.parse(Array("[1,2]".utf8)) }
+        do { _ = try AircraftJSON.parse(Array("{\"now\": 1, \"aircraft\": [}".utf8)) } catch let e as AircraftJSON.Failure {
+            #expect(e.description.hasPrefix("malformed JSON at line 1, column"))
+        }
+    }
+
+    @Test func sbsCapturesInEveryDialect() throws {
+        var vrs = SBS1Decoder()
+        for line in String(decoding: try Self.bytes("sbs1_rittersport72_111style_1740lines.txt"), as: UTF8.self).split(separator: "\n") {
+            vrs.feed(line, at: 0)
+        }
+        #expect(vrs.linesAccepted == 1739 && vrs.linesRejected == 0)
+        let vrsSnapshot = vrs.snapshot(at: 1)
+        #expect(vrsSnapshot.aircraft.contains { $0.callsign == "BZE03A" })
+        #expect(vrsSnapshot.aircraft.contains { $0.callsign == "N700NY" })
+        var antirez = SBS1Decoder()
+        for line in String(decoding: try Self.bytes("sbs1_nodesbs1_antirez_4184lines.txt"), as: UTF8.self).split(separator: "\n") {
+            antirez.feed(line, at: 0)
+        }
+        #expect(antirez.linesAccepted == 4184)
+        #expect(!antirez.snapshot(at: 1).aircraft.contains { $0.callsign == "XXX" })
+        var skypies = SBS1Decoder()
+        for (i, line) in String(decoding: try Self.bytes("sbs1_skypies_dump1090style_7lines.txt"), as: UTF8.self).split(separator: "\n").enumerated() {
+            skypies.feed(line, at: Double(i) * 0.5)
+        }
+        let one = try #require(skypies.snapshot(at: 3).aircraft.first)
+        #expect(one.hex == "a81bd0" && one.callsign == "VRD961" && one.squawk == "1200")
+        #expect(one.latitude == 36.69830 && one.altitudeFeet == 20100 && one.groundSpeedKnots == 304 && one.trackDegrees == 328)
+        #expect(!SBS1Decoder().feedResult("garbage,,,\u{0}"))
+    }
+}
+
+extension SBS1Decoder {
+    func feedResult(_ line: String) -> Bool {
+        var copy = self
+        return copy.feed(Substring(line), at: 0)
+    }
+}

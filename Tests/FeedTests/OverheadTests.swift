@@ -1,0 +1,72 @@
+import Testing
+@testable import Feed
+
+/// The overhead choice over the Irvine capture, with expectations worked out by
+/// hand (haversine from the station, positions at most 60 s old):
+/// within 3 nm are a54b30 LXJ440 at 550 ft, 2.53 nm, bearing 321.9°, and five
+/// aircraft on the ground: a5724f N450CA 2.76 nm, ad0851 2.89, ad7760 2.91,
+/// adf9b7 2.92, ~358936 2.97.
+@Suite struct OverheadTests {
+    let station = GeoPoint(latitude: 33.635029, longitude: -117.842218)
+
+    func irvine() throws -> AircraftSnapshot {
+        try AircraftJSON.parse(try FeedParsingTests.bytes("readsb_overirvine_170ac.json"))
+    }
+
+    @Test func closestAirborneAircraftWithinThreeMiles() throws {
+        var selector = OverheadSelector(settings: .init(station: station))
+        let choice = try #require(selector.update(try irvine(), at: 0))
+        #expect(choice.report.hex == "a54b30" && choice.report.callsign == "LXJ440")
+        #expect(abs(choice.distanceNM - 2.532) < 0.001)
+        #expect(abs(choice.bearingDegrees - 321.88) < 0.01)
+    }
+
+    @Test func groundTrafficOnlyWhenAllowed() throws {
+        var settings = OverheadSelector.Settings(station: station)
+        settings.ignore = ["lxj440"]
+        var airborne = OverheadSelector(settings: settings)
+        #expect(airborne.update(try irvine(), at: 0) == nil)
+        settings.includeGround = true
+        var ground = OverheadSelector(settings: settings)
+        let choice = try #require(ground.update(try irvine(), at: 0))
+        #expect(choice.report.hex == "a5724f" && choice.report.callsign == "N450CA" && abs(choice.distanceNM - 2.757) < 0.001)
+        settings.radiusNM = 2.5
+        settings.ignore = []
+        var tight = OverheadSelector(settings: settings)
+        #expect(tight.update(try irvine(), at: 0) == nil)
+        let all = OverheadSelector(settings: .init(station: station)).candidates(in: try irvine(), radius: 3)
+        #expect(all.map(\.report.hex) == ["a54b30"])
+    }
+
+    /// An aircraft hovering at the edge does not flap the layout.
+    @Test func theEdgeDoesNotFlap() {
+        var selector = OverheadSelector(settings: .init(station: station))
+        func at(_ distanceNM: Double) -> AircraftSnapshot {
+            var r = AircraftReport(hex: "abcdef")
+            r.callsign = "EDGE1"
+            r.altitudeFeet = 3000
+            r.latitude = station.latitude + distanceNM / 60
+            r.longitude = station.longitude
+            r.positionAge = 1
+            return AircraftSnapshot(now: 0, aircraft: [r])
+        }
+        var shown: [Bool] = []
+        // 3.1 nm: outside the entry radius, so nothing yet.
+        shown.append(selector.update(at(3.1), at: 0) != nil)
+        // Crosses in, then wobbles around 3 nm: stays shown (exit radius 3.5 nm).
+        for (i, d) in [2.9, 3.05, 2.95, 3.2, 3.4, 3.1].enumerated() { shown.append(selector.update(at(d), at: Double(i + 1)) != nil) }
+        #expect(shown == [false, true, true, true, true, true, true])
+        // Leaves for good: held for the hold time, then standby.
+        #expect(selector.update(at(4), at: 10) != nil)
+        #expect(selector.update(at(4), at: 17) != nil)
+        #expect(selector.update(at(4), at: 18.5) == nil)
+    }
+
+    @Test func greatCircleDistancesAndBearings() {
+        let london = GeoPoint(latitude: 51.4700, longitude: -0.4543), paris = GeoPoint(latitude: 49.0097, longitude: 2.5479)
+        #expect(abs(london.distanceNM(to: paris) - 188.5) < 1.5)
+        let north = GeoPoint(latitude: 10, longitude: 20), moved = GeoPoint(latitude: 10.1, longitude: 20)
+        #expect(abs(north.bearing(to: moved)) < 1e-9 && abs(north.distanceNM(to: moved) - 6.0) < 0.05)
+        #expect(abs(moved.bearing(to: north) - 180) < 1e-9)
+    }
+}
