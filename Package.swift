@@ -46,6 +46,7 @@ let package = Package(
         .testTarget(name: "TypographyTests", dependencies: ["Typography", "Raster", "AnimationCore", "CAllocationCounter"]),
         .testTarget(name: "RadarKioskTests", dependencies: ["RadarKiosk"], exclude: ["Fixtures"]),
         .testTarget(name: "FeedTests", dependencies: ["Feed", "JSON"], exclude: ["Fixtures"]),
+        .testTarget(name: "InputTests", dependencies: ["Input", "RadarKiosk"]),
     ],
     swiftLanguageModes: [.v6]
 )

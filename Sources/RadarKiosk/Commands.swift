@@ -21,6 +21,12 @@ public enum RadarKioskCommand {
             .init("--record", value: "FILE.y4m", "record every shown frame to a Y4M video"),
             .init("--frames", value: "N", "stop after N frames"),
             .init("--fonts", value: "DIR", "directory holding the B612 fonts"),
+            .init("--socket", value: "PATH", "serve JSON commands on a unix socket (mode 0660)"),
+            .init("--feed", value: "FILE|sbs://HOST:PORT", "live aircraft: readsb/dump1090 aircraft.json, or SBS-1 over TCP"),
+            .init("--station", value: "LAT,LON", "the kiosk's position, for distances and bearings"),
+            .init("--radius", value: "NM", "overhead radius in nautical miles (default 3)"),
+            .init("--ceiling", value: "FT", "overhead ceiling in feet (default 10000)"),
+            .init("--include-ground", "show aircraft on the ground too"),
         ]),
         CommandSpec("outputs", "List DRM cards, connectors, their status, modes and the current mode.", flags: [
             .init("--free", "print nothing; exit 0 if a connected output is free to take, 1 if not"),

@@ -1,0 +1,166 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+import Display
+import Feed
+import Input
+import Raster
+import RasterIO
+
+/// The kiosk's one event loop: poll() on the signal descriptor, the DRM device
+/// while a flip is pending, command sources, the feed, and a frame timer.
+/// Frames are drawn only when something moves; otherwise the loop sleeps until
+/// an input, a scripted command or a feed wake-up.
+final class KioskLoop {
+    let display: Display
+    let drm: DRMDisplay?
+    let controller: KioskController
+    let canvas: Canvas
+    let signals: Int32
+    var script: [TimedCommand]
+    let frameLimit: Int?
+    let duration: Double?
+    var stdinCommands = false
+    var socket: CommandSocket?
+    var feed: FeedController?
+    private var stdinReader = LineReader()
+    private(set) var framesPresented = 0
+    private var nextScripted = 0
+    private var firstFrameShown = false
+    private var start = 0.0
+
+    init(display: Display, controller: KioskController, script: [TimedCommand], frameLimit: Int?, duration: Double? = nil) throws {
+        self.display = display
+        drm = display as? DRMDisplay
+        self.controller = controller
+        self.script = script
+        self.frameLimit = frameLimit
+        self.duration = duration
+        canvas = Canvas(target: display.frame)
+        var wanted: [Int32] = [SIGINT, SIGTERM]
+        signals = radar_signalfd(&wanted, Int32(wanted.count))
+        guard signals >= 0 else { throw DisplayError("cannot watch signals (\(String(cString: strerror(errno))))") }
+    }
+
+    deinit { close(signals) }
+
+    var now: Double { MonotonicClock.now() - start }
+
+    /// Runs until SIGINT/SIGTERM, the frame limit or the duration; the caller restores the display.
+    func run() throws {
+        start = MonotonicClock.now()
+        let period = 1 / display.refreshRate
+        var nextFrame = 0.0
+        var cpuStart = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &cpuStart)
+        if stdinCommands { Descriptor.setNonBlocking(0) }
+        var fds: [pollfd] = []
+        fds.reserveCapacity(32)
+        running: while true {
+            var t = now
+            if let duration, t > duration { break }
+            while nextScripted < script.count && script[nextScripted].at <= t {
+                _ = perform(script[nextScripted].command, at: t)
+                nextScripted += 1
+            }
+            let flipPending = drm?.flipPending ?? false
+            if !flipPending && t >= nextFrame {
+                if controller.prepareFrame(at: t) {
+                    controller.draw(into: canvas)
+                    try display.present(damage: canvas.damage, at: t)
+                    framesPresented += 1
+                    if !firstFrameShown {
+                        firstFrameShown = true
+                        printError("radar-kiosk: first frame on \(display.name)")
+                    }
+                    if let limit = frameLimit, framesPresented >= limit { break running }
+                    // With vblank the flip event paces the loop; without it (or headless) a timer does.
+                    let timerPaced = drm.map(\.completesFlipsImmediately) ?? true
+                    nextFrame = timerPaced ? max(nextFrame + period, t - period / 2) : t
+                }
+            }
+            let moving = controller.isSweeping || controller.graph.renderList.isEmpty || controller.prepareFrameNeeded
+                || controller.graph.sample(at: t)
+            // Sleep until the flip completes, the next frame, a command, or a feed wake-up.
+            t = now
+            var timeout: Double = -1
+            func sooner(_ s: Double) { timeout = timeout < 0 ? max(s, 0) : min(timeout, max(s, 0)) }
+            if drm?.flipPending ?? false { sooner(0.25) } else if moving { sooner(nextFrame - t) }
+            if nextScripted < script.count { sooner(script[nextScripted].at - t) }
+            if let wake = feed?.source.nextWake { sooner(wake - t) }
+            if let duration { sooner(duration - t) }
+            fds.removeAll(keepingCapacity: true)
+            fds.append(pollfd(fd: signals, events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: (drm?.flipPending ?? false) ? drm!.fileDescriptor : -1, events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: stdinCommands ? 0 : -1, events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: feed?.source.descriptor ?? -1, events: Int16(POLLIN), revents: 0))
+            for fd in socket?.descriptors ?? [] { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+            let ready = poll(&fds, nfds_t(fds.count), timeout < 0 ? -1 : Int32((timeout * 1000).rounded(.up)))
+            if ready < 0 && errno != EINTR { throw DisplayError("poll failed (\(String(cString: strerror(errno))))") }
+            if fds[0].revents != 0 {
+                var info = signalfd_siginfo()
+                _ = read(signals, &info, MemoryLayout<signalfd_siginfo>.size)
+                printError("radar-kiosk: signal \(info.ssi_signo), restoring the console")
+                break running
+            }
+            if fds[1].revents != 0 { _ = drm?.handleEvents() }
+            if fds[2].revents != 0 { readStdin() }
+            if let feed, fds[3].revents != 0 || (feed.source.nextWake.map { now >= $0 } ?? false) {
+                let events = feed.source.service(now: now)
+                if let state = feed.state(after: events, now: now, log: printError) { controller.apply(state, at: now) }
+            }
+            if let socket, fds[4...].contains(where: { $0.revents != 0 }) {
+                socket.service()
+                for (client, line) in socket.takeQueue() { socket.reply(to: client, handle(line)) }
+            }
+        }
+        var cpuEnd = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &cpuEnd)
+        let seconds = now
+        let cpu = Self.seconds(cpuEnd.ru_utime) + Self.seconds(cpuEnd.ru_stime) - Self.seconds(cpuStart.ru_utime) - Self.seconds(cpuStart.ru_stime)
+        let fps = Double(framesPresented) / max(seconds, 1e-9)
+        let pacing = drm.map { $0.completesFlipsImmediately ? ", flips without vblank" : ", flips with vblank" } ?? ""
+        printError("radar-kiosk: \(framesPresented) frames in \(rounded(seconds)) s (\(rounded(fps)) fps, mode \(rounded(display.refreshRate)) Hz\(pacing)), "
+                   + "CPU \(rounded(cpu * 1000 / Double(max(framesPresented, 1)))) ms per frame")
+    }
+
+    private func readStdin() {
+        let (lines, closed) = stdinReader.read(from: 0)
+        for line in lines { print(handle(line)) }
+        if closed { stdinCommands = false }
+    }
+
+    /// Answers one command line with one JSON line; a bad one changes nothing.
+    func handle(_ line: LineReader.Line) -> String {
+        switch line {
+        case let .tooLong(n):
+            return KioskCommand.errorReply("command line too long (\(n) bytes)")
+        case let .text(text):
+            if text.allSatisfy({ $0 == " " || $0 == "\t" }) { return KioskCommand.errorReply("empty command line") }
+            do { return perform(try KioskCommand.parse(text), at: now) } catch {
+                return KioskCommand.errorReply("\(error)")
+            }
+        }
+    }
+
+    func perform(_ command: KioskCommand, at t: Double) -> String {
+        switch command {
+        case let .set(state):
+            controller.apply(state, at: t)
+            return KioskCommand.okReply
+        case .get:
+            return KioskCommand.stateReply(controller.state, animating: controller.graph.sample(at: t))
+        case let .screenshot(path):
+            do {
+                try PNGFile.write(display.frame, to: path)
+                return KioskCommand.okReply
+            } catch {
+                return KioskCommand.errorReply("\(error)")
+            }
+        }
+    }
+
+    static func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    func rounded(_ v: Double) -> Double { (v * 100).rounded() / 100 }
+}

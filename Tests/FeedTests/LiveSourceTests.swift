@@ -1,0 +1,108 @@
+import Testing
+@testable import Feed
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Live sources against real peers on loopback: an SBS-1 server that serves a
+/// capture, stops, and comes back; an aircraft.json file that is replaced,
+/// deleted and filled with garbage.
+@Suite(.serialized) struct LiveSourceTests {
+    /// A listening TCP socket on 127.0.0.1 (port 0 = any free port).
+    func listener(port: UInt16 = 0) throws -> (fd: Int32, port: UInt16) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        let ok = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard ok == 0, listen(fd, 4) == 0 else { throw FeedError("cannot listen") }
+        var bound = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        return (fd, UInt16(bigEndian: bound.sin_port))
+    }
+
+    /// Services the source for `seconds`, collecting its events.
+    func pump(_ source: FeedSource, for seconds: Double, clock: inout Double) -> [FeedEvent] {
+        var events: [FeedEvent] = []
+        let end = clock + seconds
+        while clock < end {
+            usleep(20_000)
+            clock += 0.02
+            events += source.service(now: clock)
+        }
+        return events
+    }
+
+    @Test func sbsFeedFollowsAServerThatStopsAndComesBack() throws {
+        let lines = try String(decoding: FeedParsingTests.bytes("sbs1_skypies_dump1090style_7lines.txt"), as: UTF8.self)
+        var server = try listener()
+        let source = SBSFeed(host: "127.0.0.1", port: server.port)
+        var clock = 0.0
+        _ = pump(source, for: 0.2, clock: &clock)
+        var peer = accept(server.fd, nil, nil)
+        #expect(peer >= 0)
+        _ = lines.withCString { write(peer, $0, strlen($0)) }
+        let first = pump(source, for: 1.5, clock: &clock)
+        let aircraft = first.compactMap { if case let .snapshot(s) = $0 { return s.aircraft.first } else { return nil } }.last
+        #expect(aircraft?.callsign == "VRD961")
+        // The receiver goes away: one failure, then retries.
+        close(peer)
+        close(server.fd)
+        let gone = pump(source, for: 1.0, clock: &clock)
+        #expect(gone.filter { if case .failed = $0 { return true } else { return false } }.count >= 1)
+        // It comes back on the same port: the source reconnects by itself.
+        server = try listener(port: server.port)
+        defer { close(server.fd) }
+        var back: [FeedEvent] = []
+        var attempts = 0
+        peer = -1
+        Descriptor.nonBlocking(server.fd)
+        while peer < 0 && attempts < 300 {
+            back += pump(source, for: 0.1, clock: &clock)
+            peer = accept(server.fd, nil, nil)
+            attempts += 1
+        }
+        #expect(peer >= 0, "the source reconnected")
+        _ = lines.withCString { write(peer, $0, strlen($0)) }
+        back = pump(source, for: 1.5, clock: &clock)
+        #expect(back.contains { if case let .snapshot(s) = $0 { return s.aircraft.contains { $0.callsign == "VRD961" } } else { return false } })
+        close(peer)
+    }
+
+    @Test func fileFeedSurvivesDeletionAndGarbage() throws {
+        let dir = "/tmp/rk-feed-\(getpid())-\(UInt16.random(in: 0...9999))"
+        mkdir(dir, 0o755)
+        let path = dir + "/aircraft.json"
+        func replace(with text: String) {
+            let temp = dir + "/.tmp"
+            let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            _ = text.withCString { write(fd, $0, strlen($0)) }
+            close(fd)
+            rename(temp, path)
+        }
+        replace(with: #"{"now":1,"aircraft":[{"hex":"abc123","flight":"TEST1   "}]}"#)
+        let source = try FileFeed(path: path)
+        var clock = 0.0
+        let first = pump(source, for: 0.2, clock: &clock)
+        #expect(first.contains { if case let .snapshot(s) = $0 { return s.aircraft.first?.callsign == "TEST1" } else { return false } })
+        unlink(path)
+        let deleted = pump(source, for: 0.2, clock: &clock)
+        #expect(deleted == [.failed("\(path): No such file or directory")])
+        replace(with: "garbage")
+        let garbage = pump(source, for: 0.2, clock: &clock)
+        #expect(garbage.count == 1 && { if case let .failed(m) = garbage[0] { return m.hasPrefix("\(path): malformed JSON") } else { return false } }())
+        replace(with: #"{"now":2,"aircraft":[]}"#)
+        let back = pump(source, for: 0.2, clock: &clock)
+        #expect(back.contains { if case let .snapshot(s) = $0 { return s.now == 2 } else { return false } })
+        unlink(path)
+        rmdir(dir)
+    }
+}
+
+enum Descriptor {
+    static func nonBlocking(_ fd: Int32) { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+}

@@ -1,0 +1,102 @@
+import Testing
+@testable import Input
+@testable import RadarKiosk
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Commands as JSON lines: parsing and error replies, line splitting on a real
+/// pipe, and the unix control socket with its bounded queue.
+@Suite struct CommandInputTests {
+    @Test func commandsParseAndBadOnesSayWhatIsWrong() throws {
+        #expect(try KioskCommand.parse(#"{"cmd":"get"}"#) == .get)
+        #expect(try KioskCommand.parse(#"{"cmd":"set","state":{"mode":"standby"}}"#) == .set(.standby))
+        #expect(try KioskCommand.parse(#"{"cmd":"screenshot","path":"/tmp/x.png"}"#) == .screenshot(path: "/tmp/x.png"))
+        let cases: [(String, String)] = [
+            ("hello", "malformed JSON at line 1, column 1: unexpected character 'h'"),
+            ("nonsense", "malformed JSON at line 1, column 2: invalid literal, expected null"),
+            ("[]", "a command is a JSON object"),
+            (#"{"state":{}}"#, #"missing "cmd" (set, get or screenshot)"#),
+            (#"{"cmd":"fly"}"#, #"unknown command "fly" (expected set, get or screenshot)"#),
+            (#"{"cmd":"set"}"#, #"set: missing "state""#),
+            (#"{"cmd":"set","state":{"mode":"overflight"}}"#, "set: state.aircraft: required when mode is overflight"),
+            (#"{"cmd":"set","state":{"mode":"overflight","aircraft":{"callsign":"X","bearing_deg":400}}}"#,
+             "set: state.aircraft.bearing_deg: 400.0 is outside 0.0...360.0"),
+            (#"{"cmd":"get","extra":1}"#, #"get: unknown field "extra""#),
+            (#"{"cmd":"screenshot"}"#, #"screenshot: missing "path""#),
+        ]
+        for (line, message) in cases {
+            do {
+                _ = try KioskCommand.parse(line)
+                Issue.record("\(line) parsed")
+            } catch {
+                #expect("\(error)" == message)
+            }
+        }
+        #expect(KioskCommand.errorReply("x") == #"{"error":"x","ok":false}"#)
+    }
+
+    @Test func linesFromAPipeIncludingTooLongOnes() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]) }
+        Descriptor.setNonBlocking(fds[0])
+        var reader = LineReader(maximumLineLength: 16)
+        Descriptor.writeAll(fds[1], "{\"cmd\":\"get\"}\r\nsecond\n" + String(repeating: "x", count: 40) + "\npart")
+        var (lines, closed) = reader.read(from: fds[0])
+        #expect(lines == [.text("{\"cmd\":\"get\"}"), .text("second"), .tooLong(40)] && !closed)
+        Descriptor.writeAll(fds[1], "ial\n")
+        close(fds[1])
+        (lines, closed) = reader.read(from: fds[0])
+        #expect(lines == [.text("partial")])
+        // The end of input shows on the next read (poll reports it readable).
+        (lines, closed) = reader.read(from: fds[0])
+        #expect(lines.isEmpty && closed)
+    }
+
+    func connect(_ path: String) throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
+        let ok = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard ok == 0 else { throw InputError("connect failed") }
+        return fd
+    }
+
+    func readLine(_ fd: Int32) -> String {
+        var bytes: [UInt8] = []
+        var b: UInt8 = 0
+        while read(fd, &b, 1) == 1 && b != 0x0A { bytes.append(b) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test func controlSocketAnswersEveryCommandAndRefusesAFlood() throws {
+        let path = "/tmp/rk-test-\(getpid())-\(UInt16.random(in: 0...9999)).sock"
+        let server = try CommandSocket(path: path)
+        server.maximumQueue = 4
+        var st = stat()
+        #expect(stat(path, &st) == 0 && st.st_mode & 0o777 == 0o660)
+        let client = try connect(path)
+        defer { close(client) }
+        Descriptor.writeAll(client, "{\"cmd\":\"get\"}\nbad\n")
+        usleep(50_000)
+        server.service()
+        let queued = server.takeQueue()
+        #expect(queued.count == 2)
+        for (c, line) in queued {
+            guard case let .text(text) = line else { continue }
+            server.reply(to: c, text == "bad" ? KioskCommand.errorReply("malformed") : KioskCommand.okReply)
+        }
+        #expect(readLine(client) == #"{"ok":true}"#)
+        #expect(readLine(client) == #"{"error":"malformed","ok":false}"#)
+        // A flood: past the queue's bound each command is refused at once.
+        Descriptor.writeAll(client, String(repeating: "{\"cmd\":\"get\"}\n", count: 10))
+        usleep(50_000)
+        server.service()
+        #expect(server.queue.count == 4)
+        for _ in 0..<6 { #expect(readLine(client) == server.busyReply) }
+    }
+}
