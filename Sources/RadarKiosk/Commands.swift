@@ -129,6 +129,12 @@ public enum RadarKioskCommand {
             return outputsCommand(free: args.has("--free"))
         case "audit":
             return try Audit.run(args)
+        case "check-config":
+            guard let path = args.positional.first, args.positional.count == 1 else { throw ArgumentError("check-config needs one FILE") }
+            let (_, problems) = KioskConfiguration.parse(try readTextFile(path), name: path)
+            for p in problems { print(p) }
+            print(problems.isEmpty ? "\(path): ok" : "\(path): \(problems.count) problem\(problems.count == 1 ? "" : "s")")
+            return problems.isEmpty ? 0 : 1
         case "run":
             return try KioskRun.run(args)
         case "scenes":

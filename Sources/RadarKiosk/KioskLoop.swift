@@ -24,6 +24,14 @@ final class KioskLoop {
     var stdinCommands = false
     var socket: CommandSocket?
     var feed: FeedController?
+    /// systemd's notification socket (silent when not run by systemd).
+    var notifier = ServiceNotifier()
+    /// Called on SIGHUP: re-reads the configuration and applies what it can.
+    var reload: (() -> Void)?
+    /// Where SIGUSR1 writes its screenshot.
+    var screenshotDirectory = "/run/radar-kiosk"
+    private var lastWatchdog = -Double.infinity
+    private var lastStatus = ""
     private var stdinReader = LineReader()
     private(set) var framesPresented = 0
     private var nextScripted = 0
@@ -38,7 +46,7 @@ final class KioskLoop {
         self.frameLimit = frameLimit
         self.duration = duration
         canvas = Canvas(target: display.frame)
-        var wanted: [Int32] = [SIGINT, SIGTERM]
+        var wanted: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGUSR1]
         signals = radar_signalfd(&wanted, Int32(wanted.count))
         guard signals >= 0 else { throw DisplayError("cannot watch signals (\(String(cString: strerror(errno))))") }
     }
@@ -73,12 +81,23 @@ final class KioskLoop {
                     if !firstFrameShown {
                         firstFrameShown = true
                         printError("radar-kiosk: first frame on \(display.name)")
+                        notifier.send("READY=1\nSTATUS=\(statusLine)")
+                        lastStatus = statusLine
                     }
                     if let limit = frameLimit, framesPresented >= limit { break running }
                     // With vblank the flip event paces the loop; without it (or headless) a timer does.
                     let timerPaced = drm.map(\.completesFlipsImmediately) ?? true
                     nextFrame = timerPaced ? max(nextFrame + period, t - period / 2) : t
                 }
+            }
+            // Keep-alive from the render loop itself: if the loop stops, systemd restarts us.
+            if let interval = notifier.watchdogInterval, now - lastWatchdog >= interval {
+                notifier.send("WATCHDOG=1")
+                lastWatchdog = now
+            }
+            if firstFrameShown && statusLine != lastStatus {
+                lastStatus = statusLine
+                notifier.send("STATUS=\(lastStatus)")
             }
             let moving = controller.isSweeping || controller.graph.renderList.isEmpty || controller.prepareFrameNeeded
                 || controller.graph.sample(at: t)
@@ -90,6 +109,7 @@ final class KioskLoop {
             if nextScripted < script.count { sooner(script[nextScripted].at - t) }
             if let wake = feed?.source.nextWake { sooner(wake - t) }
             if let duration { sooner(duration - t) }
+            if let interval = notifier.watchdogInterval { sooner(lastWatchdog + interval - t) }
             fds.removeAll(keepingCapacity: true)
             fds.append(pollfd(fd: signals, events: Int16(POLLIN), revents: 0))
             fds.append(pollfd(fd: (drm?.flipPending ?? false) ? drm!.fileDescriptor : -1, events: Int16(POLLIN), revents: 0))
@@ -101,8 +121,19 @@ final class KioskLoop {
             if fds[0].revents != 0 {
                 var info = signalfd_siginfo()
                 _ = read(signals, &info, MemoryLayout<signalfd_siginfo>.size)
-                printError("radar-kiosk: signal \(info.ssi_signo), restoring the console")
-                break running
+                switch Int32(info.ssi_signo) {
+                case SIGHUP:
+                    printError("radar-kiosk: SIGHUP, reloading the configuration")
+                    notifier.send("RELOADING=1")
+                    reload?()
+                    notifier.send("READY=1")
+                case SIGUSR1:
+                    screenshot()
+                default:
+                    printError("radar-kiosk: signal \(info.ssi_signo), restoring the console")
+                    notifier.send("STOPPING=1")
+                    break running
+                }
             }
             if fds[1].revents != 0 { _ = drm?.handleEvents() }
             if fds[2].revents != 0 { readStdin() }
@@ -123,6 +154,26 @@ final class KioskLoop {
         let pacing = drm.map { $0.completesFlipsImmediately ? ", flips without vblank" : ", flips with vblank" } ?? ""
         printError("radar-kiosk: \(framesPresented) frames in \(rounded(seconds)) s (\(rounded(fps)) fps, mode \(rounded(display.refreshRate)) Hz\(pacing)), "
                    + "CPU \(rounded(cpu * 1000 / Double(max(framesPresented, 1)))) ms per frame")
+    }
+
+    /// "OVERFLIGHT BAW283 on Virtual-1 …" for systemctl status.
+    var statusLine: String {
+        let state = controller.state
+        let what = state.mode == .overflight ? "OVERFLIGHT \(state.aircraft?.callsign ?? "")" : "STANDBY"
+        return what + (state.note.map { " (\($0))" } ?? "") + " on \(display.name)"
+    }
+
+    /// SIGUSR1: the picture on screen, from the cached frame (never the scanout buffer).
+    private func screenshot() {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        let path = "\(screenshotDirectory)/screenshot-\(ts.tv_sec).png"
+        do {
+            try PNGFile.write(display.frame, to: path)
+            printError("radar-kiosk: screenshot \(path)")
+        } catch {
+            printError("radar-kiosk: screenshot failed: \(error)")
+        }
     }
 
     private func readStdin() {

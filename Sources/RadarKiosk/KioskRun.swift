@@ -11,14 +11,30 @@ import Input
 /// serves commands until stopped.
 enum KioskRun {
     static func run(_ args: ParsedArguments) throws -> Int32 {
-        let choice = args.value("--display") ?? "auto"
-        guard ["auto", "drm", "headless"].contains(choice) else {
-            throw ArgumentError("--display \(choice): expected auto, drm or headless")
+        let configPath = args.value("--config") ?? (access(KioskConfiguration.defaultPath, F_OK) == 0 ? KioskConfiguration.defaultPath : nil)
+        var config = try configPath.map(loadConfiguration) ?? KioskConfiguration()
+        // Flags override the file.
+        if let v = args.value("--display") { config.display = v }
+        guard ["auto", "drm", "headless"].contains(config.display) else {
+            throw ArgumentError("--display \(config.display): expected auto, drm or headless")
         }
-        let size = try parseSize(args.value("--size") ?? "1920x1080")
-        let refresh = try parseDouble(args.value("--refresh"), flag: "--refresh", default: 60, range: 1...240)
+        if let v = args.value("--output") { config.output = v }
+        if let v = args.value("--size") { config.size = v }
+        if let v = args.value("--refresh") { config.refresh = try parseDouble(v, flag: "--refresh", default: 60, range: 1...240) }
+        if let v = args.value("--fonts") { config.fonts = v }
+        if let v = args.value("--socket") { config.socket = v }
+        if let v = args.value("--feed") { config.feed = v }
+        if let v = args.value("--station") { config.station = try parseStation(v) }
+        if let v = args.value("--radius") { config.radiusNM = try parseDouble(v, flag: "--radius", default: 3, range: 0.1...100) }
+        if let v = args.value("--ceiling") { config.ceilingFeet = try parseInt(v, flag: "--ceiling", default: 10_000, range: 0...60_000) }
+        if args.has("--include-ground") { config.includeGround = true }
+        if let r = args.value("--rotate"), r != "0" { throw ArgumentError("--rotate \(r): rotation is not supported yet") }
+
+        let size = try config.size.map { try parseSize($0) }
+        let headlessSize = size ?? (1920, 1080)
+        let refresh = config.refresh ?? 60
         let frames = try args.value("--frames").map { try parseInt($0, flag: "--frames", default: 0, range: 1...100_000_000) }
-        let fonts = try FontSet(directory: args.value("--fonts"))
+        let fonts = try FontSet(directory: config.fonts)
         var script: [TimedCommand] = []
         var duration = Double.infinity
         if let autoplay = args.value("--autoplay") {
@@ -30,66 +46,88 @@ enum KioskRun {
                 duration = (script.last?.at ?? 0) + 3
             }
         }
-        let feed = try makeFeed(args)
-        let socket = try args.value("--socket").map { try CommandSocket(path: $0) }
-        if choice == "drm" || choice == "auto" {
+        let feed = try makeFeed(config)
+        let socket = try config.socket.map { try CommandSocket(path: $0) }
+        func configure(_ loop: KioskLoop) {
+            loop.stdinCommands = isatty(0) == 0
+            loop.socket = socket
+            loop.feed = feed
+            loop.screenshotDirectory = config.screenshotDirectory
+            loop.reload = {
+                guard let path = configPath else {
+                    printError("radar-kiosk: no configuration file to reload")
+                    return
+                }
+                do {
+                    let fresh = try loadConfiguration(path)
+                    if let feed, let station = fresh.station { feed.selector.settings = fresh.selectorSettings(station: station) }
+                    if fresh.feed != config.feed || fresh.display != config.display || fresh.output != config.output
+                        || fresh.size != config.size || fresh.socket != config.socket {
+                        printError("radar-kiosk: \(path): display, socket and feed changes take effect after a restart")
+                    }
+                    printError("radar-kiosk: \(path): reloaded")
+                } catch {
+                    printError("radar-kiosk: \(error); keeping the running configuration")
+                }
+            }
+        }
+        if config.display == "drm" || config.display == "auto" {
             do {
-                let size = args.value("--size").map { _ in size }
-                let display = try DRMDisplay(outputName: args.value("--output"), size: size,
-                                             refresh: args.value("--refresh").map { _ in refresh })
+                let display = try DRMDisplay(outputName: config.output, size: size, refresh: config.refresh)
                 defer { display.restore() }
                 let controller = KioskController(layout: KioskLayout(width: display.width, height: display.height),
                                                  renderer: KioskRenderer(fonts: fonts))
                 printError("radar-kiosk: showing on \(display.name)")
                 // On a real display the kiosk keeps going after its script.
                 let loop = try KioskLoop(display: display, controller: controller, script: script, frameLimit: frames)
-                loop.stdinCommands = isatty(0) == 0
-                loop.socket = socket
-                loop.feed = feed
+                configure(loop)
                 try loop.run()
                 return 0
-            } catch let error as DisplayError where choice == "auto" {
+            } catch let error as DisplayError where config.display == "auto" {
                 printError("radar-kiosk: no DRM display (\(error)); using the headless display")
             }
         }
+        let display = try HeadlessDisplay(width: headlessSize.0, height: headlessSize.1, refreshRate: refresh, recordTo: args.value("--record"))
+        let controller = KioskController(layout: KioskLayout(width: headlessSize.0, height: headlessSize.1), renderer: KioskRenderer(fonts: fonts))
+        printError("radar-kiosk: showing on \(display.name)" + (display.recorder.map { ", recording to \($0.path)" } ?? ""))
         if duration.isInfinite {
             // Headless in real time: commands, the socket and the feed drive it.
-            let display = try HeadlessDisplay(width: size.width, height: size.height, refreshRate: refresh, recordTo: args.value("--record"))
-            let controller = KioskController(layout: KioskLayout(width: size.width, height: size.height), renderer: KioskRenderer(fonts: fonts))
-            printError("radar-kiosk: showing on \(display.name)" + (display.recorder.map { ", recording to \($0.path)" } ?? ""))
             let loop = try KioskLoop(display: display, controller: controller, script: script, frameLimit: frames)
-            loop.stdinCommands = isatty(0) == 0
-            loop.socket = socket
-            loop.feed = feed
+            configure(loop)
             try loop.run()
             return 0
         }
-        let display = try HeadlessDisplay(width: size.width, height: size.height, refreshRate: refresh, recordTo: args.value("--record"))
-        let controller = KioskController(layout: KioskLayout(width: size.width, height: size.height), renderer: KioskRenderer(fonts: fonts))
-        printError("radar-kiosk: showing on \(display.name)" + (display.recorder.map { ", recording to \($0.path)" } ?? ""))
         let recording = HeadlessRecording(display: display, controller: controller)
         try recording.run(script, duration: duration, frameLimit: frames)
         printError("radar-kiosk: \(recording.framesDrawn) frames drawn, \(recording.framesSkipped) refreshes with nothing to draw")
         return 0
     }
+
+    /// Reads and checks a configuration file; a bad one is one error listing every problem.
+    static func loadConfiguration(_ path: String) throws -> KioskConfiguration {
+        let (config, problems) = KioskConfiguration.parse(try readTextFile(path), name: path)
+        guard problems.isEmpty else {
+            throw ArgumentError(problems.joined(separator: "\n") + "\n\(path): \(problems.count) problem\(problems.count == 1 ? "" : "s")")
+        }
+        return config
+    }
+
+    static func parseStation(_ text: String) throws -> GeoPoint {
+        let parts = text.split(separator: ",").compactMap { Double($0) }
+        guard parts.count == 2, abs(parts[0]) <= 90, abs(parts[1]) <= 180 else {
+            throw ArgumentError("--station \(text): expected LAT,LON in decimal degrees")
+        }
+        return GeoPoint(latitude: parts[0], longitude: parts[1])
+    }
 }
 
 extension KioskRun {
-    /// `--feed PATH | sbs://HOST:PORT` with `--station LAT,LON` and the overhead settings.
-    static func makeFeed(_ args: ParsedArguments) throws -> FeedController? {
-        guard let spec = args.value("--feed") else { return nil }
-        guard let stationText = args.value("--station") else {
-            throw ArgumentError("--feed needs --station LAT,LON (the kiosk's position; receiver.json's may be rounded)")
+    /// The live feed from the configuration (file or sbs://host:port).
+    static func makeFeed(_ config: KioskConfiguration) throws -> FeedController? {
+        guard let spec = config.feed else { return nil }
+        guard let station = config.station else {
+            throw ArgumentError("a feed needs the station (--station LAT,LON or station = in the configuration)")
         }
-        let parts = stationText.split(separator: ",").compactMap { Double($0) }
-        guard parts.count == 2, abs(parts[0]) <= 90, abs(parts[1]) <= 180 else {
-            throw ArgumentError("--station \(stationText): expected LAT,LON in decimal degrees")
-        }
-        var settings = OverheadSelector.Settings(station: GeoPoint(latitude: parts[0], longitude: parts[1]))
-        settings.radiusNM = try parseDouble(args.value("--radius"), flag: "--radius", default: 3, range: 0.1...100)
-        settings.exitRadiusNM = settings.radiusNM + 0.5
-        settings.ceilingFeet = try parseInt(args.value("--ceiling"), flag: "--ceiling", default: 10_000, range: 0...60_000)
-        settings.includeGround = args.has("--include-ground")
         let source: FeedSource
         if spec.hasPrefix("sbs://") {
             let hostPort = spec.dropFirst(6).split(separator: ":")
@@ -100,6 +138,22 @@ extension KioskRun {
         } else {
             source = try FileFeed(path: spec)
         }
-        return FeedController(source: source, selector: OverheadSelector(settings: settings))
+        let controller = FeedController(source: source, selector: OverheadSelector(settings: config.selectorSettings(station: station)))
+        if let routes = config.routes { controller.routes = try RouteTable.load(routes) }
+        return controller
+    }
+}
+
+/// Callsign → route, from a file of lines `CALLSIGN ROUTE` (`#` comments).
+enum RouteTable {
+    static func load(_ path: String) throws -> [String: String] {
+        var table: [String: String] = [:]
+        for (i, raw) in try readTextFile(path).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: " \t\r")
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            guard let space = line.firstIndex(of: " ") else { throw ArgumentError("\(path):\(i + 1): expected 'CALLSIGN ROUTE'") }
+            table[String(line[..<space]).uppercased()] = line[space...].trimmingCharacters(in: " ")
+        }
+        return table
     }
 }

@@ -1,0 +1,52 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// systemd's notification protocol without libsystemd: one datagram per
+/// message to $NOTIFY_SOCKET (a path, or an abstract name written @name).
+/// When the variable is unset nothing is sent.
+public final class ServiceNotifier {
+    private let fd: Int32
+    private var address = sockaddr_un()
+    private var addressLength: socklen_t = 0
+    /// Half of $WATCHDOG_USEC, when systemd asked for keep-alives.
+    public let watchdogInterval: Double?
+    public var isActive: Bool { fd >= 0 }
+
+    public init(environment: (String) -> String? = { name in getenv(name).map { String(cString: $0) } }) {
+        if let usec = environment("WATCHDOG_USEC").flatMap(UInt64.init), usec > 0,
+           environment("WATCHDOG_PID").flatMap(Int32.init).map({ $0 == getpid() }) ?? true {
+            watchdogInterval = Double(usec) / 1e6 / 2
+        } else {
+            watchdogInterval = nil
+        }
+        guard let path = environment("NOTIFY_SOCKET"), !path.isEmpty, path.utf8.count < 108,
+              path.hasPrefix("/") || path.hasPrefix("@") else {
+            fd = -1
+            return
+        }
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in bytes.enumerated() { raw[i] = b }
+            // An abstract name starts with a NUL byte instead of the @.
+            if bytes.first == UInt8(ascii: "@") { raw[0] = 0 }
+        }
+        let base = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)!
+        addressLength = socklen_t(base + bytes.count + (bytes.first == UInt8(ascii: "@") ? 0 : 1))
+    }
+
+    deinit { if fd >= 0 { close(fd) } }
+
+    /// Sends `message` (e.g. "READY=1\nSTATUS=…"); errors are ignored, as systemd's own client does.
+    public func send(_ message: String) {
+        guard fd >= 0 else { return }
+        var bytes = Array(message.utf8)
+        _ = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { a in
+                bytes.withUnsafeMutableBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), a, addressLength) }
+            }
+        }
+    }
+}

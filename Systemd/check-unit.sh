@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Checks Systemd/radar-kiosk.service the way CI does: systemd-analyze verify
+# must print nothing, and the offline security exposure must be at most 2.0.
+# Usage: check-unit.sh PATH/TO/radar-kiosk
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+kiosk=$1
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+# A root with the binary where the unit expects it, and the system's own units and kill.
+mkdir -p "$root/usr/local/bin" "$root/etc/systemd/system" "$root/lib/systemd" "$root/bin" "$root/usr/lib"
+cp "$kiosk" "$root/usr/local/bin/radar-kiosk"
+cp -a /lib/systemd/system "$root/lib/systemd/"
+cp /bin/kill "$root/bin/kill"
+cp "$here/radar-kiosk.service" "$root/etc/systemd/system/"
+out=$(systemd-analyze verify --root="$root" /etc/systemd/system/radar-kiosk.service 2>&1 || true)
+if [ -n "$out" ]; then
+    echo "FAIL: systemd-analyze verify:" >&2
+    echo "$out" >&2
+    exit 1
+fi
+echo "ok: systemd-analyze verify is clean"
+exposure=$(cd "$here" && systemd-analyze security --offline=true radar-kiosk.service 2>/dev/null | sed -n 's/.*Overall exposure level for radar-kiosk.service: \([0-9.]*\).*/\1/p')
+if [ -z "$exposure" ] || awk -v e="$exposure" 'BEGIN { exit !(e > 2.0) }'; then
+    echo "FAIL: systemd-analyze security exposure ${exposure:-unknown} (must be at most 2.0)" >&2
+    exit 1
+fi
+echo "ok: systemd-analyze security exposure $exposure (at most 2.0)"

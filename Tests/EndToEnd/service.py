@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""The kiosk as systemd runs it: sd_notify on a real datagram socket (a path and
+an abstract name), READY=1 after the first frame, WATCHDOG=1 at half of
+WATCHDOG_USEC, STATUS=, STOPPING=1 and exit 0 on SIGTERM; SIGHUP with a bad
+configuration keeps the running one; SIGUSR1 writes a screenshot.
+Usage: service.py PATH/radar-kiosk"""
+import os, signal, socket, subprocess, sys, tempfile, time
+
+kiosk = sys.argv[1]
+passed = failed = 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL: {name} {detail}", file=sys.stderr)
+
+
+def messages(sock, seconds):
+    out, end = [], time.time() + seconds
+    sock.settimeout(0.1)
+    while time.time() < end:
+        try:
+            data, _ = sock.recvfrom(4096)
+            out.append((time.time(), data.decode()))
+        except socket.timeout:
+            pass
+    return out
+
+
+work = tempfile.mkdtemp(prefix="rk-service-")
+config = os.path.join(work, "k.conf")
+open(config, "w").write(f"display = headless\nsize = 320x240\nrefresh = 30\nscreenshot_dir = {work}\n")
+for address in [os.path.join(work, "notify.sock"), "@radar-kiosk-test-%d" % os.getpid()]:
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind("\0" + address[1:] if address.startswith("@") else address)
+    env = dict(os.environ, NOTIFY_SOCKET=address, WATCHDOG_USEC="400000")
+    started = time.time()
+    proc = subprocess.Popen([kiosk, "run", "--config", config], env=env, stdin=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    got = messages(sock, 2.0)
+    texts = [m for _, m in got]
+    ready = [t for t, m in got if "READY=1" in m]
+    check(f"{address}: READY=1 after the first frame", bool(ready) and any("STATUS=STANDBY on headless 320x240@30" in m for m in texts), str(texts[:2]))
+    dogs = [t for t, m in got if m == "WATCHDOG=1"]
+    gaps = [b - a for a, b in zip(dogs, dogs[1:])]
+    check(f"{address}: WATCHDOG=1 every 0.2 s", len(dogs) >= 6 and all(0.1 < g < 0.35 for g in gaps), f"{len(dogs)} pings, gaps {[round(g, 2) for g in gaps]}")
+    # SIGUSR1: a screenshot from the cached frame.
+    proc.send_signal(signal.SIGUSR1)
+    time.sleep(0.5)
+    shots = [f for f in os.listdir(work) if f.startswith("screenshot-") and f.endswith(".png")]
+    check(f"{address}: SIGUSR1 writes a screenshot", bool(shots), str(os.listdir(work)))
+    # SIGHUP with a broken file: logged, the running configuration kept.
+    open(config, "a").write("colour = green\n")
+    proc.send_signal(signal.SIGHUP)
+    time.sleep(0.5)
+    check(f"{address}: still running after a bad reload", proc.poll() is None)
+    open(config, "w").write(f"display = headless\nsize = 320x240\nrefresh = 30\nscreenshot_dir = {work}\n")
+    for f in shots:
+        os.unlink(os.path.join(work, f))
+    proc.send_signal(signal.SIGTERM)
+    after = [m for _, m in messages(sock, 1.0)]
+    code = proc.wait(10)
+    err = proc.stderr.read().decode()
+    check(f"{address}: a bad reload names the line and keeps the configuration",
+          "k.conf:5: unknown key 'colour'" in err and "keeping the running configuration" in err, err[-400:])
+    check(f"{address}: STOPPING=1 on SIGTERM and exit 0", any("STOPPING=1" in m for m in after) and code == 0, f"{after} exit {code}")
+    sock.close()
+
+# Without NOTIFY_SOCKET nothing is sent and nothing breaks.
+proc = subprocess.run([kiosk, "run", "--config", config, "--frames", "3"], stdin=subprocess.DEVNULL,
+                      capture_output=True, env={k: v for k, v in os.environ.items() if k != "NOTIFY_SOCKET"}, timeout=30)
+check("without NOTIFY_SOCKET it runs and exits 0", proc.returncode == 0, proc.stderr.decode()[-300:])
+# A bad configuration refuses to start, with every problem and its line.
+bad = os.path.join(work, "bad.conf")
+open(bad, "w").write("display = sideways\nfeed = /x.json\n")
+proc = subprocess.run([kiosk, "run", "--config", bad], stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
+err = proc.stderr.decode()
+check("a bad configuration refuses to start with every problem", proc.returncode == 1 and "bad.conf:1: display" in err and "station is not" in err, err)
+proc = subprocess.run([kiosk, "check-config", bad], capture_output=True, timeout=30)
+check("check-config reports the same problems", proc.returncode == 1 and "bad.conf:1: display: expected auto, drm or headless, not 'sideways'" in proc.stdout.decode(), proc.stdout.decode())
+print(f"service: {passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
