@@ -120,6 +120,11 @@ public enum Demo {
         ]
     }()
 
+    /// The demo's aircraft, for keys that ask for one.
+    public static let aircraft: [Aircraft] = script.compactMap { entry in
+        if case let .set(state) = entry.command { return state.aircraft } else { return nil }
+    }.reduce(into: [Aircraft]()) { list, a in if !list.contains(where: { $0.callsign == a.callsign }) { list.append(a) } }
+
     /// Seconds the demo runs: the last command plus time for it to settle.
     public static let duration = 18.0
 }

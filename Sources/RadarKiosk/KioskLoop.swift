@@ -24,6 +24,13 @@ final class KioskLoop {
     var stdinCommands = false
     var socket: CommandSocket?
     var feed: FeedController?
+    var keyboards: KeyboardSet?
+    /// Key code → action, from the configuration.
+    var keyMap: [UInt16: KeyAction] = [:]
+    /// A bouncing switch or a mashed key makes at most one transition per window.
+    var debounce = 0.2
+    private var lastKeyAction = -Double.infinity
+    private var demoIndex = 0
     /// systemd's notification socket (silent when not run by systemd).
     var notifier = ServiceNotifier()
     /// Called on SIGHUP: re-reads the configuration and applies what it can.
@@ -115,7 +122,10 @@ final class KioskLoop {
             fds.append(pollfd(fd: (drm?.flipPending ?? false) ? drm!.fileDescriptor : -1, events: Int16(POLLIN), revents: 0))
             fds.append(pollfd(fd: stdinCommands ? 0 : -1, events: Int16(POLLIN), revents: 0))
             fds.append(pollfd(fd: feed?.source.descriptor ?? -1, events: Int16(POLLIN), revents: 0))
+            let socketStart = fds.count
             for fd in socket?.descriptors ?? [] { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+            let keyboardStart = fds.count
+            for fd in keyboards?.descriptors ?? [] { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
             let ready = poll(&fds, nfds_t(fds.count), timeout < 0 ? -1 : Int32((timeout * 1000).rounded(.up)))
             if ready < 0 && errno != EINTR { throw DisplayError("poll failed (\(String(cString: strerror(errno))))") }
             if fds[0].revents != 0 {
@@ -141,9 +151,14 @@ final class KioskLoop {
                 let events = feed.source.service(now: now)
                 if let state = feed.state(after: events, now: now, log: printError) { controller.apply(state, at: now) }
             }
-            if let socket, fds[4...].contains(where: { $0.revents != 0 }) {
+            if let socket, fds[socketStart..<keyboardStart].contains(where: { $0.revents != 0 }) {
                 socket.service()
                 for (client, line) in socket.takeQueue() { socket.reply(to: client, handle(line)) }
+            }
+            if let keyboards, fds[keyboardStart...].contains(where: { $0.revents != 0 }) {
+                for key in keyboards.service() where key.value == 1 {
+                    if handleKey(key.code) == .quit { break running }
+                }
             }
         }
         var cpuEnd = rusage()
@@ -154,6 +169,39 @@ final class KioskLoop {
         let pacing = drm.map { $0.completesFlipsImmediately ? ", flips without vblank" : ", flips with vblank" } ?? ""
         printError("radar-kiosk: \(framesPresented) frames in \(rounded(seconds)) s (\(rounded(fps)) fps, mode \(rounded(display.refreshRate)) Hz\(pacing)), "
                    + "CPU \(rounded(cpu * 1000 / Double(max(framesPresented, 1)))) ms per frame")
+    }
+
+    /// Applies a key's action; returns it (quit ends the loop when run by hand).
+    @discardableResult
+    func handleKey(_ code: UInt16) -> KeyAction? {
+        guard let action = keyMap[code] else { return nil }
+        let t = now
+        if action == .quit {
+            if notifier.isActive { return nil }   // under systemd, q does not stop a kiosk
+            printError("radar-kiosk: quit (key \(KeyNames.name(for: code) ?? String(code)))")
+            return .quit
+        }
+        guard t - lastKeyAction >= debounce else { return nil }
+        lastKeyAction = t
+        let demo = Demo.aircraft
+        var state = controller.state
+        switch action {
+        case .toggle:
+            state = state.mode == .overflight ? KioskState(mode: .standby) :
+                KioskState(mode: .overflight, aircraft: controller.shownAircraft ?? demo[0])
+        case .overflight:
+            state = KioskState(mode: .overflight, aircraft: controller.shownAircraft ?? demo[0])
+        case .standby:
+            state = KioskState(mode: .standby)
+        case .next:
+            demoIndex = (demoIndex + 1) % demo.count
+            state = KioskState(mode: .overflight, aircraft: demo[demoIndex])
+        case .quit:
+            break
+        }
+        controller.apply(state, at: t)
+        printError("radar-kiosk: state \(statusLine) (key \(KeyNames.name(for: code) ?? String(code)))")
+        return action
     }
 
     /// "OVERFLIGHT BAW283 on Virtual-1 …" for systemctl status.

@@ -53,6 +53,14 @@ enum KioskRun {
             loop.socket = socket
             loop.feed = feed
             loop.screenshotDirectory = config.screenshotDirectory
+            if config.keyboard != "none" {
+                let keyboards = KeyboardSet(grab: config.keyboardGrab, only: config.keyboard == "auto" ? nil : config.keyboard)
+                keyboards.log = printError
+                keyboards.scan()
+                loop.keyboards = keyboards
+            }
+            loop.keyMap = Dictionary(config.keys.compactMap { name, action in KeyNames.code(for: name).map { ($0, action) } },
+                                     uniquingKeysWith: { a, _ in a })
             loop.reload = {
                 guard let path = configPath else {
                     printError("radar-kiosk: no configuration file to reload")

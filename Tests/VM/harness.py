@@ -284,6 +284,25 @@ class Tests:
         off_mean, _ = difference(after, screen)
         self.check("SIGTERM: the text console is back", back_mean < 1.0 and off_mean > 5, f"(vs console {back_mean:.2f}, vs kiosk {off_mean:.2f})")
 
+        # A key typed on the VM's PS/2 keyboard (evdev) changes the state.
+        self.start_kiosk("--display drm")
+        deadline = time.time() + 30
+        while "keyboard AT Translated Set 2 keyboard" not in self.kiosk_log() and time.time() < deadline:
+            time.sleep(0.3)
+        _, _, standby_screen = self.vm.screendump()
+        self.vm.command("send-key", keys=[{"type": "qcode", "data": "o"}])
+        deadline = time.time() + 20
+        while "state OVERFLIGHT" not in self.kiosk_log() and time.time() < deadline:
+            time.sleep(0.3)
+        log = self.kiosk_log()
+        self.check("a key typed over QMP reaches the kiosk through evdev", "state OVERFLIGHT BAW283" in log and "(key o)" in log,
+                   next((l for l in log.splitlines() if "state " in l), log.strip().splitlines()[-1] if log.strip() else ""))
+        time.sleep(4)
+        _, _, card_screen = self.vm.screendump()
+        changed, _ = difference(card_screen, standby_screen)
+        self.check("the key's state shows on the screen", changed > 2, f"(mean change {changed:.2f})")
+        self.stop_kiosk("TERM")
+
         # Frame pacing on a driver without vblank: the mode's rate, no spinning.
         self.start_kiosk("--display drm --frames 150")
         deadline = time.time() + 120

@@ -1,0 +1,163 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+
+/// One key press or release from an evdev device.
+public struct KeyEvent: Equatable, Sendable {
+    public var code: UInt16
+    /// 1 press, 0 release, 2 autorepeat.
+    public var value: Int32
+}
+
+/// Decodes evdev records. A record is `struct input_event`: its time field is
+/// two C longs, so a record is 24 bytes on 64-bit systems and 16 on 32-bit
+/// ARM, even with a 64-bit time_t (design/adsb-and-devices.md §5.2). Records
+/// are decoded by word size, never through the C timeval.
+public struct EvdevDecoder {
+    public let wordSize: Int
+    public var recordSize: Int { 2 * wordSize + 8 }
+    private var pending: [UInt8] = []
+    public private(set) var droppedSynchronisations = 0
+
+    public init(wordSize: Int = MemoryLayout<Int>.size) {
+        precondition(wordSize == 4 || wordSize == 8)
+        self.wordSize = wordSize
+    }
+
+    public static let evSyn: UInt16 = 0, evKey: UInt16 = 1, synDropped: UInt16 = 3
+
+    /// Appends bytes read from the device; returns the key events of whole records.
+    public mutating func decode(_ bytes: UnsafeRawBufferPointer) -> [KeyEvent] {
+        pending.append(contentsOf: bytes)
+        var events: [KeyEvent] = []
+        var offset = 0
+        while pending.count - offset >= recordSize {
+            let base = offset + 2 * wordSize
+            let type = UInt16(pending[base]) | UInt16(pending[base + 1]) << 8
+            let code = UInt16(pending[base + 2]) | UInt16(pending[base + 3]) << 8
+            let value = Int32(bitPattern: UInt32(pending[base + 4]) | UInt32(pending[base + 5]) << 8
+                              | UInt32(pending[base + 6]) << 16 | UInt32(pending[base + 7]) << 24)
+            if type == Self.evKey {
+                events.append(KeyEvent(code: code, value: value))
+            } else if type == Self.evSyn && code == Self.synDropped {
+                droppedSynchronisations += 1
+            }
+            offset += recordSize
+        }
+        pending.removeFirst(offset)
+        return events
+    }
+}
+
+/// An evdev keyboard: /dev/input/eventN with key capabilities, optionally grabbed
+/// so its keys reach nothing else (not the console, not a getty).
+public final class EvdevKeyboard {
+    public let path: String
+    public let name: String
+    public let fd: Int32
+    private var decoder = EvdevDecoder()
+
+    /// Opens `path` if it is a keyboard (it has EV_KEY and letter or space keys); nil otherwise.
+    public init?(path: String, grab: Bool) {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        var types = [UInt8](repeating: 0, count: 4)
+        var keys = [UInt8](repeating: 0, count: 96)
+        let isKeyboard = types.withUnsafeMutableBytes { radar_ioctl_pointer(fd, radar_eviocgbit(0, 4), $0.baseAddress) } >= 0
+            && types[0] & (1 << 1) != 0
+            && keys.withUnsafeMutableBytes { radar_ioctl_pointer(fd, radar_eviocgbit(1, 96), $0.baseAddress) } >= 0
+            && [30, 57].contains { (keys[$0 / 8] >> UInt8($0 % 8)) & 1 == 1 }   // KEY_A or KEY_SPACE
+        guard isKeyboard else { close(fd); return nil }
+        var nameBytes = [CChar](repeating: 0, count: 256)
+        _ = nameBytes.withUnsafeMutableBytes { radar_ioctl_pointer(fd, radar_eviocgname(256), $0.baseAddress) }
+        name = String(decoding: nameBytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        self.path = path
+        self.fd = fd
+        if grab { _ = radar_ioctl_int(fd, radar_eviocgrab, 1) }
+    }
+
+    deinit {
+        _ = radar_ioctl_int(fd, radar_eviocgrab, 0)
+        close(fd)
+    }
+
+    /// Reads what is available; nil when the device is gone (unplugged).
+    public func read() -> [KeyEvent]? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var events: [KeyEvent] = []
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n > 0 {
+                events += buffer.withUnsafeBytes { decoder.decode(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            } else if n < 0 && (errno == EAGAIN || errno == EINTR) {
+                return events
+            } else {
+                return n == 0 ? events : (errno == ENODEV ? nil : events)
+            }
+        }
+    }
+}
+
+/// Every keyboard, including ones plugged in later: /dev/input is watched with
+/// inotify (IN_CREATE and IN_ATTRIB, since a new node gets its permissions a
+/// moment after it appears), and unplugged devices are dropped.
+public final class KeyboardSet {
+    public let grab: Bool
+    public private(set) var keyboards: [EvdevKeyboard] = []
+    public let watch: Int32
+    private let only: String?
+    private var tried: Set<String> = []
+    public var log: (String) -> Void = { _ in }
+
+    /// `only`: a single device path, or nil for every keyboard.
+    public init(grab: Bool, only: String? = nil) {
+        self.grab = grab
+        self.only = only
+        watch = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        if watch >= 0 { _ = inotify_add_watch(watch, "/dev/input", UInt32(IN_CREATE | IN_ATTRIB)) }
+    }
+
+    deinit { if watch >= 0 { close(watch) } }
+
+    public var descriptors: [Int32] { [watch] + keyboards.map(\.fd) }
+
+    /// Opens keyboards not yet open.
+    public func scan() {
+        let candidates: [String]
+        if let only { candidates = [only] } else {
+            guard let dir = opendir("/dev/input") else { return }
+            var names: [String] = []
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name.hasPrefix("event") { names.append("/dev/input/" + name) }
+            }
+            closedir(dir)
+            candidates = names.sorted()
+        }
+        for path in candidates where !keyboards.contains(where: { $0.path == path }) {
+            if let k = EvdevKeyboard(path: path, grab: grab) {
+                keyboards.append(k)
+                log("radar-kiosk: keyboard \(k.name) (\(path))\(grab ? ", grabbed" : "")")
+            }
+        }
+    }
+
+    /// Reads every ready keyboard and hotplug notices; returns key presses.
+    public func service() -> [KeyEvent] {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var changed = false
+        while watch >= 0 && buffer.withUnsafeMutableBytes({ Glibc.read(watch, $0.baseAddress, $0.count) }) > 0 { changed = true }
+        if changed { scan() }
+        var events: [KeyEvent] = []
+        keyboards.removeAll { k in
+            guard let got = k.read() else {
+                log("radar-kiosk: keyboard \(k.name) (\(k.path)) removed")
+                return true
+            }
+            events += got
+            return false
+        }
+        return events
+    }
+}
