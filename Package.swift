@@ -44,7 +44,7 @@ let package = Package(
         .testTarget(name: "AnimationCoreTests", dependencies: ["AnimationCore", "CAllocationCounter"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "RasterIO"]),
         .testTarget(name: "TypographyTests", dependencies: ["Typography", "Raster", "AnimationCore", "CAllocationCounter"]),
-        .testTarget(name: "RadarKioskTests", dependencies: ["RadarKiosk"], exclude: ["Fixtures"]),
+        .testTarget(name: "RadarKioskTests", dependencies: ["RadarKiosk", "Feed"], exclude: ["Fixtures"]),
         .testTarget(name: "FeedTests", dependencies: ["Feed", "JSON"], exclude: ["Fixtures"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "RadarKiosk"]),
     ],

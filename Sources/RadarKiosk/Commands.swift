@@ -59,6 +59,12 @@ public enum RadarKioskCommand {
             .init("--warmup", value: "N", "untimed frames first (default 30)"),
             .init("--fonts", value: "DIR", "directory holding the B612 fonts"),
         ]),
+        CommandSpec("soak", "Run the headless kiosk through simulated time; check memory stays flat and frames keep their budget.", flags: [
+            .init("--minutes", value: "N", "simulated minutes (default 60)"),
+            .init("--size", value: "WxH", "picture size (default 800x480)"),
+            .init("--refresh", value: "HZ", "simulated refresh rate (default 60)"),
+            .init("--fonts", value: "DIR", "directory holding the B612 fonts"),
+        ]),
         CommandSpec("audit", "Check text contrast, sizes and decorative tagging of the scene at a size.", flags: [
             .init("--size", value: "WxH", repeatable: true, "sizes to audit (default all supported layouts)"),
             .init("--fonts", value: "DIR", "directory holding the B612 fonts"),
@@ -129,6 +135,8 @@ public enum RadarKioskCommand {
             return outputsCommand(free: args.has("--free"))
         case "audit":
             return try Audit.run(args)
+        case "soak":
+            return try Soak.run(args)
         case "check-config":
             guard let path = args.positional.first, args.positional.count == 1 else { throw ArgumentError("check-config needs one FILE") }
             let (_, problems) = KioskConfiguration.parse(try readTextFile(path), name: path)

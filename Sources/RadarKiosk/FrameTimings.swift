@@ -44,5 +44,8 @@ public struct FrameTimings {
 /// Heap allocations made by the process so far (see CAllocationCounter).
 public func heapAllocationCount() -> UInt64 { radar_allocation_count() }
 
+/// Whether allocations are counted at all (not under ASan or TSan, which own malloc).
+public var heapAllocationsAreCounted: Bool { radar_allocation_counting() != 0 }
+
 /// Heap allocations made by the calling thread so far.
 public func threadHeapAllocationCount() -> UInt64 { radar_thread_allocation_count() }
