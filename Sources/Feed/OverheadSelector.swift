@@ -30,6 +30,10 @@ public struct OverheadSelector: Sendable {
     private var current: Choice?
     private var lostAt: Double?
 
+    /// When the held aircraft's hold runs out, if one is being held: the caller
+    /// re-evaluates then even if no new snapshot has come.
+    public var holdExpires: Double? { lostAt.map { $0 + settings.holdSeconds } }
+
     public init(settings: Settings) { self.settings = settings }
 
     /// Aircraft that qualify at `radius`, closest first.

@@ -22,7 +22,7 @@ public enum RadarKioskCommand {
             .init("--frames", value: "N", "stop after N frames"),
             .init("--fonts", value: "DIR", "directory holding the B612 fonts"),
             .init("--socket", value: "PATH", "serve JSON commands on a unix socket (mode 0660)"),
-            .init("--feed", value: "FILE|sbs://HOST:PORT", "live aircraft: readsb/dump1090 aircraft.json, or SBS-1 over TCP"),
+            .init("--feed", value: "FILE|http://HOST/PATH|sbs://HOST:PORT", "live aircraft: aircraft.json (file or HTTP), or SBS-1 over TCP"),
             .init("--station", value: "LAT,LON", "the kiosk's position, for distances and bearings"),
             .init("--radius", value: "NM", "overhead radius in nautical miles (default 3)"),
             .init("--ceiling", value: "FT", "overhead ceiling in feet (default 10000)"),

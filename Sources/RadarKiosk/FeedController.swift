@@ -9,6 +9,16 @@ public final class FeedController {
     /// Callsign → route, from an optional local file.
     public var routes: [String: String] = [:]
     public private(set) var note: String?
+    private var lastSnapshot: AircraftSnapshot?
+
+    /// When the loop must call `reevaluate` though no snapshot came (a hold running out).
+    public var deadline: Double? { selector.holdExpires }
+
+    /// Re-applies the last snapshot at `now` (a hold may have run out).
+    public func reevaluate(now: Double, log: (String) -> Void) -> KioskState? {
+        guard let snapshot = lastSnapshot, note == nil else { return nil }
+        return state(after: [.snapshot(snapshot)], now: now, log: log)
+    }
 
     public init(source: FeedSource, selector: OverheadSelector) {
         self.source = source
@@ -25,6 +35,7 @@ public final class FeedController {
                 note = "Receiver unavailable — retrying"
                 result = KioskState(mode: .standby, note: note)
             case let .snapshot(snapshot):
+                lastSnapshot = snapshot
                 if note != nil { log("radar-kiosk: feed \(source.name) is back") }
                 note = nil
                 if let choice = selector.update(snapshot, at: now) {

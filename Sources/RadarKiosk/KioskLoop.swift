@@ -115,6 +115,7 @@ final class KioskLoop {
             if drm?.flipPending ?? false { sooner(0.25) } else if moving { sooner(nextFrame - t) }
             if nextScripted < script.count { sooner(script[nextScripted].at - t) }
             if let wake = feed?.source.nextWake { sooner(wake - t) }
+            if let deadline = feed?.deadline { sooner(deadline - t + 0.01) }
             if let duration { sooner(duration - t) }
             if let interval = notifier.watchdogInterval { sooner(lastWatchdog + interval - t) }
             fds.removeAll(keepingCapacity: true)
@@ -147,9 +148,15 @@ final class KioskLoop {
             }
             if fds[1].revents != 0 { _ = drm?.handleEvents() }
             if fds[2].revents != 0 { readStdin() }
-            if let feed, fds[3].revents != 0 || (feed.source.nextWake.map { now >= $0 } ?? false) {
+            if let feed, fds[3].revents != 0 || (feed.source.nextWake.map { now >= $0 } ?? false)
+                || (feed.deadline.map { now >= $0 } ?? false) {
                 let events = feed.source.service(now: now)
-                if let state = feed.state(after: events, now: now, log: printError) { controller.apply(state, at: now) }
+                let next = events.isEmpty ? feed.reevaluate(now: now, log: printError) : feed.state(after: events, now: now, log: printError)
+                if let state = next, state != controller.state {
+                    let modeChanged = state.mode != controller.state.mode || state.aircraft?.callsign != controller.state.aircraft?.callsign
+                    controller.apply(state, at: now)
+                    if modeChanged { printError("radar-kiosk: state \(statusLine) (feed \(feed.source.name))") }
+                }
             }
             if let socket, fds[socketStart..<keyboardStart].contains(where: { $0.revents != 0 }) {
                 socket.service()

@@ -143,6 +143,8 @@ extension KioskRun {
                 throw ArgumentError("--feed \(spec): expected sbs://HOST:PORT")
             }
             source = SBSFeed(host: String(hostPort[0]), port: port)
+        } else if spec.hasPrefix("http://") {
+            source = try HTTPFeed(url: spec)
         } else {
             source = try FileFeed(path: spec)
         }

@@ -106,3 +106,57 @@ import Glibc
 enum Descriptor {
     static func nonBlocking(_ fd: Int32) { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
 }
+
+/// aircraft.json over HTTP from a loopback server that answers, stops, answers
+/// with an error, and comes back.
+@Suite(.serialized) struct HTTPSourceTests {
+    @Test func httpFeedFollowsAServerThatStopsAndComesBack() throws {
+        let live = LiveSourceTests()
+        let body = try String(decoding: FeedParsingTests.bytes("readsb_overirvine_170ac.json"), as: UTF8.self)
+        var server = try live.listener()
+        Descriptor.nonBlocking(server.fd)
+        let source = try HTTPFeed(url: "http://127.0.0.1:\(server.port)/tar1090/data/aircraft.json")
+        source.interval = 0.2
+        var clock = 0.0
+        var events: [FeedEvent] = []
+        /// Serves one request with `answer`, pumping the source meanwhile.
+        func serve(_ answer: String) -> String {
+            var peer: Int32 = -1
+            var request = ""
+            for _ in 0..<200 where peer < 0 {
+                events += live.pump(source, for: 0.02, clock: &clock)
+                peer = accept(server.fd, nil, nil)
+            }
+            guard peer >= 0 else { return "" }
+            // Read the request without blocking, pumping the source so it can send it.
+            Descriptor.nonBlocking(peer)
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            for _ in 0..<200 where !request.contains("\r\n\r\n") {
+                events += live.pump(source, for: 0.02, clock: &clock)
+                let n = read(peer, &buffer, buffer.count)
+                if n > 0 { request += String(decoding: buffer[0..<n], as: UTF8.self) }
+            }
+            _ = answer.withCString { write(peer, $0, strlen($0)) }
+            close(peer)
+            events += live.pump(source, for: 0.1, clock: &clock)
+            return request
+        }
+        let request = serve("HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n" + body)
+        #expect(request.hasPrefix("GET /tar1090/data/aircraft.json HTTP/1.0\r\n"))
+        #expect(events.contains { if case let .snapshot(s) = $0 { return s.aircraft.count == 170 } else { return false } })
+        events.removeAll()
+        _ = serve("HTTP/1.0 404 Not Found\r\n\r\nnope")
+        #expect(events.contains(.failed("http://127.0.0.1:\(server.port)/tar1090/data/aircraft.json: HTTP 404 Not Found")))
+        // The server goes away, then comes back on the same port.
+        close(server.fd)
+        events.removeAll()
+        events += live.pump(source, for: 2.5, clock: &clock)
+        #expect(events.contains { if case .failed = $0 { return true } else { return false } })
+        server = try live.listener(port: server.port)
+        Descriptor.nonBlocking(server.fd)
+        defer { close(server.fd) }
+        events.removeAll()
+        _ = serve("HTTP/1.0 200 OK\r\n\r\n" + body)
+        #expect(events.contains { if case let .snapshot(s) = $0 { return s.aircraft.count == 170 } else { return false } })
+    }
+}

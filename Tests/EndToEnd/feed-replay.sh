@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Successive aircraft.json snapshots, written the way readsb writes them (temp
+# file + rename), replayed into the headless kiosk: the recording goes
+# STANDBY -> OVERFLIGHT -> STANDBY, and scenes/contact-sheet read it back.
+# Usage: feed-replay.sh PATH/radar-kiosk
+set -uo pipefail
+kiosk=$1
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+capture="$here/../FeedTests/Fixtures/readsb_overirvine_170ac.json"
+put() { cp "$1" "$work/feed/.tmp" && mv "$work/feed/.tmp" "$work/feed/aircraft.json"; }
+mkdir -p "$work/feed"
+echo '{"now": 1643337800.0, "messages": 1, "aircraft": []}' > "$work/empty.json"
+# The same capture with LXJ440 (the only airborne aircraft within 3 nm) moved 10 nm north.
+sed 's/"lat":33.668198,"lon":-117.873492/"lat":33.850000,"lon":-117.873492/' "$capture" > "$work/away.json"
+cat > "$work/k.conf" <<CONF
+display = headless
+size = 320x240
+refresh = 30
+feed = $work/feed/aircraft.json
+station = 33.635029, -117.842218
+overhead.hold_s = 1
+keyboard = none
+CONF
+put "$work/empty.json"
+"$kiosk" run --config "$work/k.conf" --record "$work/replay.y4m" </dev/null 2>"$work/log" &
+pid=$!
+sleep 2; put "$capture"
+sleep 3; put "$work/away.json"
+sleep 3.5; kill -TERM $pid; wait $pid; status=$?
+passed=0; failed=0
+check() { if eval "$2"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $1" >&2; cat "$work/log" >&2; fi; }
+check "the kiosk exits 0" "[ $status = 0 ]"
+"$kiosk" scenes "$work/replay.y4m" --threshold 0.0005 > "$work/scenes" 2>&1
+check "the recording has the glide in and the glide out" "[ \$(grep -c '^window' '$work/scenes') -ge 2 ]"
+"$kiosk" contact-sheet "$work/replay.y4m" --threshold 0.0005 --out "$work/sheet.png" >/dev/null 2>&1
+check "the contact sheet is written" "[ -s '$work/sheet.png' ]"
+order=$(grep -o 'state [A-Z]*[ A-Z0-9]*' "$work/log" | awk '{print $2}' | tr '\n' ' ')
+check "states in order: OVERFLIGHT then STANDBY (got: $order)" "grep -q 'state OVERFLIGHT LXJ440' '$work/log' && [ \"\$(grep -o 'state [A-Z]*' '$work/log' | awk '{print \$2}' | tr '\\n' ' ')\" = 'OVERFLIGHT STANDBY ' ]"
+# The moved file really moved LXJ440 out of range (the test's own premise).
+check "the premise holds: LXJ440 moved" "grep -o '\"hex\":\"a54b30\"[^}]*' '$work/away.json' | grep -q '\"lat\":33.850000'"
+echo "feed replay: $passed passed, $failed failed"
+[ "$failed" = 0 ]
