@@ -153,6 +153,32 @@ public final class DRMDisplay: Display {
 
     public var fileDescriptor: Int32 { device.fd }
 
+    /// False while the connector is gone (cable out, monitor off): nothing is drawn then.
+    public private(set) var isConnected = true
+
+    /// Re-reads the connector after a hotplug event. Gone: the CRTC is switched
+    /// off. Back: the next present modesets again and repaints everything.
+    /// Returns true when the state changed.
+    @discardableResult
+    public func reprobe() -> Bool {
+        let now = device.connectors().first { $0.id == connector.id }
+        let connected = now?.connected ?? false
+        if connected == isConnected { return false }
+        isConnected = connected
+        if !connected {
+            if drmModeSetCrtc(device.fd, crtcID, 0, 0, 0, nil, 0, nil) != 0 {
+                let text = "radar-kiosk: switching \(connector.name) off failed: \(String(cString: strerror(errno)))\n"
+                _ = text.withCString { write(2, $0, strlen($0)) }
+            }
+            modeSet = false
+            flipPending = false
+        } else {
+            modeSet = false
+            for i in buffers.indices { buffers[i].stale = frame.bounds }
+        }
+        return true
+    }
+
     /// Copies what the back buffer lacks and flips to it. Call only when no flip is pending.
     @discardableResult
     public func present(damage: IntRect, at time: Double) throws -> Double {

@@ -61,6 +61,9 @@ public final class KioskController {
         return needed
     }
 
+    /// Asks for a full frame even if nothing moves (the screen came back).
+    public func invalidate() { needsFirstFrame = true }
+
     /// Whether a frame must still be drawn even though nothing moves (the first one).
     public var prepareFrameNeeded: Bool { needsFirstFrame }
 

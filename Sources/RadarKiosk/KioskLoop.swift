@@ -25,6 +25,8 @@ final class KioskLoop {
     var socket: CommandSocket?
     var feed: FeedController?
     var keyboards: KeyboardSet?
+    /// DRM hotplug uevents (only with a DRM display).
+    var hotplug: HotplugMonitor?
     /// Key code → action, from the configuration.
     var keyMap: [UInt16: KeyAction] = [:]
     /// A bouncing switch or a mashed key makes at most one transition per window.
@@ -80,7 +82,8 @@ final class KioskLoop {
                 nextScripted += 1
             }
             let flipPending = drm?.flipPending ?? false
-            if !flipPending && t >= nextFrame {
+            let connected = drm?.isConnected ?? true
+            if connected && !flipPending && t >= nextFrame {
                 if controller.prepareFrame(at: t) {
                     controller.draw(into: canvas)
                     try display.present(damage: canvas.damage, at: t)
@@ -127,6 +130,8 @@ final class KioskLoop {
             for fd in socket?.descriptors ?? [] { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
             let keyboardStart = fds.count
             for fd in keyboards?.descriptors ?? [] { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+            let hotplugIndex = fds.count
+            fds.append(pollfd(fd: hotplug?.fd ?? -1, events: Int16(POLLIN), revents: 0))
             let ready = poll(&fds, nfds_t(fds.count), timeout < 0 ? -1 : Int32((timeout * 1000).rounded(.up)))
             if ready < 0 && errno != EINTR { throw DisplayError("poll failed (\(String(cString: strerror(errno))))") }
             if fds[0].revents != 0 {
@@ -162,7 +167,11 @@ final class KioskLoop {
                 socket.service()
                 for (client, line) in socket.takeQueue() { socket.reply(to: client, handle(line)) }
             }
-            if let keyboards, fds[keyboardStart...].contains(where: { $0.revents != 0 }) {
+            if let hotplug, let drm, fds[hotplugIndex].revents != 0, hotplug.drain(), drm.reprobe() {
+                printError("radar-kiosk: \(drm.connector.name) \(drm.isConnected ? "is back: repainting" : "is gone: display off until it returns")")
+                if drm.isConnected { controller.invalidate(); nextFrame = now }
+            }
+            if let keyboards, fds[keyboardStart..<hotplugIndex].contains(where: { $0.revents != 0 }) {
                 for key in keyboards.service() where key.value == 1 {
                     if handleKey(key.code) == .quit { break running }
                 }

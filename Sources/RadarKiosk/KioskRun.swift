@@ -89,6 +89,8 @@ enum KioskRun {
                 // On a real display the kiosk keeps going after its script.
                 let loop = try KioskLoop(display: display, controller: controller, script: script, frameLimit: frames)
                 configure(loop)
+                loop.hotplug = HotplugMonitor()
+                if loop.hotplug == nil { printError("radar-kiosk: no netlink uevents (\(String(cString: strerror(errno)))); display hotplug is not followed") }
                 try loop.run()
                 return 0
             } catch let error as DisplayError where config.display == "auto" {

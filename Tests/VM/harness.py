@@ -284,6 +284,32 @@ class Tests:
         off_mean, _ = difference(after, screen)
         self.check("SIGTERM: the text console is back", back_mean < 1.0 and off_mean > 5, f"(vs console {back_mean:.2f}, vs kiosk {off_mean:.2f})")
 
+        # The connector forced off and back on: blank, then the picture again, no restart.
+        self.start_kiosk("--display drm --autoplay /etc/overflight.jsonl")
+        time.sleep(4)
+        _, _, before = self.vm.screendump()
+        status_file = self.vm.sh("ls /sys/class/drm/*Virtual-1/status")[1].strip()
+        # Writing a forced status does not make this kernel send the hotplug
+        # uevent that a real unplug sends, so the test sends that uevent too.
+        connector_dir = os.path.dirname(status_file)
+        card_uevent = os.path.join(os.path.dirname(connector_dir), os.path.basename(connector_dir).split("-")[0], "uevent")
+        self.vm.sh(f"echo off > {status_file}; echo change > {card_uevent}")
+        time.sleep(1.5)
+        # QEMU's screendump of a bochs display keeps the last surface when the
+        # CRTC is switched off, so "blank" is checked in the kernel's state.
+        _, outputs_off = self.vm.sh("radar-kiosk outputs")
+        self.vm.sh(f"echo detect > {status_file}; echo change > {card_uevent}")
+        time.sleep(1.0)
+        _, _, back = self.vm.screendump()
+        _, outputs_back = self.vm.sh("radar-kiosk outputs")
+        log = self.kiosk_log()
+        restored, _ = difference(back, before)
+        self.check("connector off: the kiosk switches its CRTC off", "is gone" in log and "disconnected" in outputs_off and "showing" not in outputs_off,
+                   outputs_off.strip().splitlines()[1] + " | log: " + " / ".join(log.strip().splitlines()[-6:]))
+        self.check("connector back: the picture returns within a second, same process",
+                   "is back" in log and restored < 1.0 and "showing 800x480" in outputs_back and "exit=" not in log, f"(difference {restored:.3f})")
+        self.stop_kiosk("TERM")
+
         # A key typed on the VM's PS/2 keyboard (evdev) changes the state.
         self.start_kiosk("--display drm")
         deadline = time.time() + 30

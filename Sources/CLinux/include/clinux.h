@@ -12,6 +12,7 @@
 #include <linux/vt.h>
 #include <linux/input.h>
 #include <linux/gpio.h>
+#include <linux/netlink.h>
 
 static inline int radar_ioctl_int(int fd, unsigned long request, unsigned long argument) {
     return ioctl(fd, request, argument);

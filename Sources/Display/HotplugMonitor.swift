@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+
+/// Kernel uevents over netlink (what udev itself listens to), filtered to DRM
+/// hotplug: a cable in or out, a monitor powered on or off, a forced status.
+public final class HotplugMonitor {
+    public let fd: Int32
+
+    public init?() {
+        let fd = socket(AF_NETLINK, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 15 /* NETLINK_KOBJECT_UEVENT */)
+        guard fd >= 0 else { return nil }
+        var address = sockaddr_nl()
+        address.nl_family = sa_family_t(AF_NETLINK)
+        address.nl_groups = 1   // kernel uevents
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_nl>.size)) }
+        }
+        guard bound == 0 else { close(fd); return nil }
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    /// Drains pending uevents; true if any was a DRM hotplug.
+    public func drain() -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        var hotplug = false
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            let fields = buffer[0..<n].split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            if getenv("RADAR_KIOSK_DEBUG_UEVENTS") != nil {
+                let line = "uevent: " + fields.joined(separator: " ") + "\n"
+                _ = line.withCString { write(2, $0, strlen($0)) }
+            }
+            // Any DRM change: a connector's HOTPLUG=1, or a plain change event
+            // (re-probing is one cheap ioctl, so no event is worth missing).
+            if fields.contains("SUBSYSTEM=drm") && fields.contains("ACTION=change") {
+                hotplug = true
+            }
+        }
+        return hotplug
+    }
+}
