@@ -44,7 +44,8 @@ public struct KioskConfiguration: Equatable, Sendable {
         ("rotation", "0|90|180|270", "0", "rotate the picture"),
         ("fonts", "DIR", "install prefix", "directory holding B612-Regular.otf, B612-Bold.otf, B612Mono-Regular.otf"),
         ("socket", "PATH", "none", "unix socket for JSON commands (mode 0660)"),
-        ("feed", "FILE|http://HOST/PATH|sbs://HOST:PORT", "none", "live aircraft: aircraft.json from a file or over HTTP, or SBS-1 over TCP"),
+        ("feed", "auto|FILE|http://HOST/PATH|sbs://HOST:PORT", "none",
+         "live aircraft: aircraft.json from a file (auto: /run/readsb, else /run/dump1090-fa) or over HTTP, or SBS-1 over TCP"),
         ("station", "LAT,LON", "none", "the kiosk's position in decimal degrees (needed with feed)"),
         ("overhead.radius_nm", "NM", "3", "an aircraft within this distance is overhead"),
         ("overhead.exit_radius_nm", "NM", "radius + 0.5", "the shown aircraft stays until beyond this distance"),
@@ -111,8 +112,8 @@ public struct KioskConfiguration: Equatable, Sendable {
                     if v.hasPrefix("sbs://") {
                         let hp = v.dropFirst(6).split(separator: ":")
                         if hp.count != 2 || UInt16(hp[1]) == nil { problem("feed: expected sbs://HOST:PORT, not '\(v)'") } else { c.feed = v }
-                    } else if v.hasPrefix("/") || v.hasPrefix("http://") { c.feed = v } else {
-                        problem("feed: expected an absolute path, http://HOST[:PORT]/PATH or sbs://HOST:PORT, not '\(v)'")
+                    } else if v == "auto" || v.hasPrefix("/") || v.hasPrefix("http://") { c.feed = v } else {
+                        problem("feed: expected auto, an absolute path, http://HOST[:PORT]/PATH or sbs://HOST:PORT, not '\(v)'")
                     }
                 }
             case "station":

@@ -134,7 +134,11 @@ enum KioskRun {
 extension KioskRun {
     /// The live feed from the configuration (file or sbs://host:port).
     static func makeFeed(_ config: KioskConfiguration) throws -> FeedController? {
-        guard let spec = config.feed else { return nil }
+        guard var spec = config.feed else { return nil }
+        if spec == "auto" {
+            // readsb's file, else dump1090-fa's; the first is watched if neither exists yet.
+            spec = FeedDefaults.paths.first { access($0, F_OK) == 0 } ?? FeedDefaults.paths[0]
+        }
         guard let station = config.station else {
             throw ArgumentError("a feed needs the station (--station LAT,LON or station = in the configuration)")
         }
@@ -168,4 +172,9 @@ enum RouteTable {
         }
         return table
     }
+}
+
+/// Where local receivers write aircraft.json (design/adsb-and-devices.md §1.1).
+enum FeedDefaults {
+    static let paths = ["/run/readsb/aircraft.json", "/run/dump1090-fa/aircraft.json"]
 }

@@ -72,7 +72,7 @@ import Feed
             "k.conf:3: size: expected WIDTHxHEIGHT (16...8192 each), not 'big'",
             "k.conf:4: overhead.radius_nm: expected a number in 0.1...100, not 'far'",
             "k.conf:5: overhead.include_ground: expected yes or no, not 'maybe'",
-            "k.conf:6: feed: expected an absolute path, http://HOST[:PORT]/PATH or sbs://HOST:PORT, not 'relative/path.json'",
+            "k.conf:6: feed: expected auto, an absolute path, http://HOST[:PORT]/PATH or sbs://HOST:PORT, not 'relative/path.json'",
             "k.conf:7: expected KEY = VALUE, not 'just some words'",
             "k.conf:9: output is set again (first on line 8)",
             "k.conf:10: key.f13: unknown key 'f13' (a-z, 0-9, space, enter, escape, up, down, left, right)",

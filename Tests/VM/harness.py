@@ -329,6 +329,27 @@ class Tests:
         self.check("the key's state shows on the screen", changed > 2, f"(mean change {changed:.2f})")
         self.stop_kiosk("TERM")
 
+        # SIGTERM in the middle of a transition still restores the console.
+        self.start_kiosk("--display drm")
+        self.vm.command("send-key", keys=[{"type": "qcode", "data": "o"}])
+        time.sleep(0.3)
+        log = self.stop_kiosk("TERM")
+        time.sleep(1)
+        _, _, after = self.vm.screendump()
+        back_mean, _ = difference(after, console_before[2])
+        self.check("SIGTERM mid-transition: exit 0 and the console back", "exit=0" in log and back_mean < 1.0, f"(vs console {back_mean:.2f})")
+
+        # kill -9 leaves no chance to clean up: a new kiosk must take the display back.
+        self.start_kiosk("--display drm --autoplay /etc/overflight.jsonl")
+        self.vm.sh("killall -9 radar-kiosk")
+        time.sleep(1)
+        self.start_kiosk("--display drm --autoplay /etc/overflight.jsonl")
+        time.sleep(4)
+        _, _, retaken = self.vm.screendump()
+        mean, _ = difference(retaken, want)
+        self.check("after kill -9 a restarted kiosk takes the display back", mean < 1.0, f"(vs the headless rendering {mean:.3f})")
+        self.stop_kiosk("TERM")
+
         # Frame pacing on a driver without vblank: the mode's rate, no spinning.
         self.start_kiosk("--display drm --frames 150")
         deadline = time.time() + 120
