@@ -30,6 +30,10 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var keyboardGrab = true
     public var keys: [String: KeyAction] = ["space": .toggle, "o": .overflight, "s": .standby, "n": .next, "q": .quit]
     public var screenshotDirectory = "/run/radar-kiosk"
+    public var gpioLine: String?
+    public var gpioActiveLow = false
+    public var gpioBias = "as-is"
+    public var gpioDebounceMilliseconds = 20
 
     public init() {}
 
@@ -58,6 +62,10 @@ public struct KioskConfiguration: Equatable, Sendable {
         ("keyboard", "auto|none|/dev/input/eventN", "auto", "keyboards to read: every keyboard, none, or one device"),
         ("keyboard.grab", "yes|no", "yes", "take keys away from the console and other programs"),
         ("screenshot_dir", "DIR", "/run/radar-kiosk", "where SIGUSR1 writes screenshots"),
+        ("gpio.line", "NAME|CHIP:OFFSET", "none", "a GPIO input: active means OVERFLIGHT, inactive STANDBY (a name like GPIO17 survives chip renumbering)"),
+        ("gpio.active_low", "yes|no", "no", "the line is active when low"),
+        ("gpio.bias", "as-is|pull-up|pull-down|disabled", "as-is", "the line's bias"),
+        ("gpio.debounce_ms", "MILLISECONDS", "20", "the kernel's debounce period for the line (0 to 1000)"),
     ]
 
     /// Parses a file's text; problems are `NAME:LINE: what is wrong`, one each.
@@ -135,6 +143,13 @@ public struct KioskConfiguration: Equatable, Sendable {
                 }
             case "keyboard.grab": if let v = yesNo() { c.keyboardGrab = v }
             case "screenshot_dir": if let v = nonEmpty() { c.screenshotDirectory = v }
+            case "gpio.line": c.gpioLine = nonEmpty()
+            case "gpio.active_low": if let v = yesNo() { c.gpioActiveLow = v }
+            case "gpio.bias":
+                if ["as-is", "pull-up", "pull-down", "disabled"].contains(value) { c.gpioBias = value } else {
+                    problem("gpio.bias: expected as-is, pull-up, pull-down or disabled, not '\(value)'")
+                }
+            case "gpio.debounce_ms": if let v = number(0...1000) { c.gpioDebounceMilliseconds = Int(v) }
             default:
                 if key.hasPrefix("key.") {
                     let keyName = String(key.dropFirst(4))

@@ -25,6 +25,11 @@ final class KioskLoop {
     var socket: CommandSocket?
     var feed: FeedController?
     var keyboards: KeyboardSet?
+    /// A GPIO line: active means OVERFLIGHT, inactive STANDBY.
+    var gpio: GPIOLine?
+    /// After an edge, the level is read once things settle (the last one wins).
+    private var gpioCheckAt: Double?
+    private var gpioActive: Bool?
     /// DRM hotplug uevents (only with a DRM display).
     var hotplug: HotplugMonitor?
     /// Key code → action, from the configuration.
@@ -120,6 +125,7 @@ final class KioskLoop {
             if let wake = feed?.source.nextWake { sooner(wake - t) }
             if let deadline = feed?.deadline { sooner(deadline - t + 0.01) }
             if let duration { sooner(duration - t) }
+            if let check = gpioCheckAt { sooner(check - t) }
             if let interval = notifier.watchdogInterval { sooner(lastWatchdog + interval - t) }
             fds.removeAll(keepingCapacity: true)
             fds.append(pollfd(fd: signals, events: Int16(POLLIN), revents: 0))
@@ -132,6 +138,8 @@ final class KioskLoop {
             for fd in keyboards?.descriptors ?? [] { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
             let hotplugIndex = fds.count
             fds.append(pollfd(fd: hotplug?.fd ?? -1, events: Int16(POLLIN), revents: 0))
+            let gpioIndex = fds.count
+            fds.append(pollfd(fd: gpio?.fd ?? -1, events: Int16(POLLIN), revents: 0))
             let ready = poll(&fds, nfds_t(fds.count), timeout < 0 ? -1 : Int32((timeout * 1000).rounded(.up)))
             if ready < 0 && errno != EINTR { throw DisplayError("poll failed (\(String(cString: strerror(errno))))") }
             if fds[0].revents != 0 {
@@ -166,6 +174,13 @@ final class KioskLoop {
             if let socket, fds[socketStart..<keyboardStart].contains(where: { $0.revents != 0 }) {
                 socket.service()
                 for (client, line) in socket.takeQueue() { socket.reply(to: client, handle(line)) }
+            }
+            if let gpio, fds[gpioIndex].revents != 0, gpio.drainEvents() > 0, gpioCheckAt == nil {
+                gpioCheckAt = now + debounce
+            }
+            if let check = gpioCheckAt, now >= check {
+                gpioCheckAt = nil
+                applyGPIOLevel()
             }
             if let hotplug, let drm, fds[hotplugIndex].revents != 0, hotplug.drain(), drm.reprobe() {
                 printError("radar-kiosk: \(drm.connector.name) \(drm.isConnected ? "is back: repainting" : "is gone: display off until it returns")")
@@ -218,6 +233,22 @@ final class KioskLoop {
         controller.apply(state, at: t)
         printError("radar-kiosk: state \(statusLine) (key \(KeyNames.name(for: code) ?? String(code)))")
         return action
+    }
+
+    /// Reads the GPIO line and applies its level: active OVERFLIGHT, inactive STANDBY.
+    func applyGPIOLevel(initial: Bool = false) {
+        guard let gpio else { return }
+        do {
+            let active = try gpio.isActive()
+            if active == gpioActive { return }
+            gpioActive = active
+            let state = active ? KioskState(mode: .overflight, aircraft: controller.shownAircraft ?? Demo.aircraft[0]) : KioskState(mode: .standby)
+            // At start the level decides the first frame itself: no glide into it.
+            controller.apply(state, at: initial ? 0 : now, animated: !initial)
+            printError("radar-kiosk: state \(statusLine) (GPIO \(gpio.name) \(active ? "active" : "inactive"))")
+        } catch {
+            printError("radar-kiosk: \(error)")
+        }
     }
 
     /// "OVERFLIGHT BAW283 on Virtual-1 …" for systemctl status.

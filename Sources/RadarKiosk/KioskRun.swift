@@ -59,6 +59,18 @@ enum KioskRun {
                 keyboards.scan()
                 loop.keyboards = keyboards
             }
+            if let spec = config.gpioLine {
+                do {
+                    let line = try GPIOLine(spec: spec, activeLow: config.gpioActiveLow, bias: GPIOLine.Bias(rawValue: config.gpioBias) ?? .asIs,
+                                            debounceMilliseconds: config.gpioDebounceMilliseconds)
+                    loop.gpio = line
+                    printError("radar-kiosk: GPIO \(line.name) (\(line.chip) line \(line.offset))")
+                    // The level at start decides the first frame: no edge needed.
+                    loop.applyGPIOLevel(initial: true)
+                } catch {
+                    printError("radar-kiosk: \(error); running without it")
+                }
+            }
             loop.keyMap = Dictionary(config.keys.compactMap { name, action in KeyNames.code(for: name).map { ($0, action) } },
                                      uniquingKeysWith: { a, _ in a })
             loop.reload = {

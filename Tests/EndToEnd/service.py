@@ -82,5 +82,26 @@ err = proc.stderr.decode()
 check("a bad configuration refuses to start with every problem", proc.returncode == 1 and "bad.conf:1: display" in err and "station is not" in err, err)
 proc = subprocess.run([kiosk, "check-config", bad], capture_output=True, timeout=30)
 check("check-config reports the same problems", proc.returncode == 1 and "bad.conf:1: display: expected auto, drm or headless, not 'sideways'" in proc.stdout.decode(), proc.stdout.decode())
+# With nothing happening the process sleeps: no timers, no wakeups. A settled
+# OVERFLIGHT (no sweep) with no watchdog: its context switches stay put.
+proc = subprocess.Popen([kiosk, "run", "--display", "headless", "--size", "320x240", "--refresh", "30"], stdin=subprocess.PIPE,
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                        env={k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "WATCHDOG_USEC")})
+proc.stdin.write(b'{"cmd":"set","state":{"mode":"overflight","aircraft":{"callsign":"BAW283","altitude_ft":36000}}}\n')
+proc.stdin.flush()
+time.sleep(3)   # the glide settles
+def switches():
+    fields = dict(l.split(":", 1) for l in open(f"/proc/{proc.pid}/status").read().splitlines() if ":" in l)
+    return int(fields["voluntary_ctxt_switches"]) + int(fields["nonvoluntary_ctxt_switches"])
+def cpu_ticks():
+    return sum(int(v) for v in open(f"/proc/{proc.pid}/stat").read().split(")")[1].split()[11:13])
+before, ticks = switches(), cpu_ticks()
+time.sleep(5)
+woke, used = switches() - before, cpu_ticks() - ticks
+proc.stdin.close()
+proc.send_signal(signal.SIGTERM)
+proc.wait(10)
+print(f"idle: {woke} wakeups and {used} CPU ticks in 5 s", file=sys.stderr)
+check("an idle kiosk sleeps: no wakeups in 5 s", woke <= 1 and used == 0, f"{woke} wakeups, {used} ticks")
 print(f"service: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

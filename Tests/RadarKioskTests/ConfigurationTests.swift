@@ -27,6 +27,10 @@ import Feed
     screenshot_dir = /var/tmp
     key.space = none
     key.t = toggle
+    gpio.line = GPIO17
+    gpio.active_low = yes
+    gpio.bias = pull-up
+    gpio.debounce_ms = 50
     """
 
     @Test func everyKeyIsRead() {
@@ -39,6 +43,7 @@ import Feed
         #expect(c.includeGround && c.holdSeconds == 5 && c.ignore == ["abc123", "baw283"] && c.routes == "/etc/radar-kiosk/routes")
         #expect(c.keyboard == "/dev/input/event3" && !c.keyboardGrab && c.screenshotDirectory == "/var/tmp")
         #expect(c.keys["space"] == nil && c.keys["t"] == .toggle && c.keys["q"] == .quit)
+        #expect(c.gpioLine == "GPIO17" && c.gpioActiveLow && c.gpioBias == "pull-up" && c.gpioDebounceMilliseconds == 50)
         let s = c.selectorSettings(station: c.station!)
         #expect(s.radiusNM == 2.5 && s.exitRadiusNM == 3 && s.ignore.contains("baw283"))
         // Every documented key appears in the test file.

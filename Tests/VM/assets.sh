@@ -19,4 +19,30 @@ for m in drm drm_kms_helper ttm drm_ttm_helper drm_vram_helper bochs evdev confi
     [ -f "modules/$m.ko" ] || { echo "module $m.ko not found in $pkg" >&2; exit 1; }
 done
 rm -rf root ./*.deb
+
+# gpio-sim is not in Debian's kernel: build it out of tree from the matching
+# source, headers and kbuild packages, irq_sim included. In 6.1 irq_to_desc()
+# is not exported to modules, so irq_sim's handler calls generic_handle_irq().
+kver=$(echo "$pkg" | sed 's/^linux-image-//')            # 6.1.0-57-amd64
+debver=$(apt-cache show "$pkg" | awk '/^Version:/{print $2; exit}')
+series=$(echo "$kver" | cut -d. -f1,2)                    # 6.1
+flavour_common=$(echo "$kver" | sed 's/-amd64$/-common/')
+mkdir -p gpio && cd gpio
+apt-get download "linux-source-$series=$debver" "linux-headers-$kver" "linux-headers-$flavour_common" "linux-kbuild-$series=$debver" >/dev/null 2>&1 \
+    || (cd /tmp && apt-get download "linux-source-$series=$debver" "linux-headers-$kver" "linux-headers-$flavour_common" "linux-kbuild-$series=$debver" >/dev/null && mv /tmp/linux-*.deb "$dir/gpio/")
+for d in ./*.deb; do dpkg-deb -x "$d" root; done
+tar -xJf "root/usr/src/linux-source-$series.tar.xz" "linux-source-$series/drivers/gpio/gpio-sim.c" \
+    "linux-source-$series/drivers/gpio/gpiolib.h" "linux-source-$series/kernel/irq/irq_sim.c"
+mkdir -p mod
+cp "linux-source-$series/drivers/gpio/gpio-sim.c" mod/gpio-sim-main.c
+cp "linux-source-$series/drivers/gpio/gpiolib.h" "linux-source-$series/kernel/irq/irq_sim.c" mod/
+sed -i 's/handle_simple_irq(irq_to_desc(irqnum));/generic_handle_irq(irqnum);/' mod/irq_sim.c
+printf 'obj-m := gpio-sim.o\ngpio-sim-y := gpio-sim-main.o irq_sim.o\n' > mod/Kbuild
+headers="$PWD/root/usr/src/linux-headers-$kver"
+# The headers' Makefile includes the common headers by an absolute /usr/src path.
+sed -i "s|include /usr/src/|include $PWD/root/usr/src/|" "$headers/Makefile"
+make -s -C "$headers" M="$PWD/mod" modules 2>&1 | grep -v "Skipping BTF" || true
+cp mod/gpio-sim.ko ../modules/
+cd ..
+rm -rf gpio
 echo "$version" > ready

@@ -20,7 +20,7 @@ import time
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-MODULES = ["drm", "drm_kms_helper", "ttm", "drm_ttm_helper", "drm_vram_helper", "bochs", "evdev", "configfs"]
+MODULES = ["drm", "drm_kms_helper", "ttm", "drm_ttm_helper", "drm_vram_helper", "bochs", "evdev", "configfs", "gpio-sim"]
 
 
 # ---------------------------------------------------------------- images
@@ -348,6 +348,42 @@ class Tests:
         _, _, retaken = self.vm.screendump()
         mean, _ = difference(retaken, want)
         self.check("after kill -9 a restarted kiosk takes the display back", mean < 1.0, f"(vs the headless rendering {mean:.3f})")
+        self.stop_kiosk("TERM")
+
+        # A GPIO line (gpio-sim, driven through its sysfs pull) changes the state.
+        sim = "/sys/devices/platform/$(cat /sys/kernel/config/gpio-sim/kiosk/dev_name)/$(cat /sys/kernel/config/gpio-sim/kiosk/bank0/chip_name)/sim_gpio3/pull"
+        self.vm.sh("printf 'display = drm\\ngpio.line = OVERHEAD\\nkeyboard = none\\n' > /tmp/gpio.conf")
+        self.vm.sh(f"echo pull-down > {sim}")
+        self.start_kiosk("--config /tmp/gpio.conf")
+        self.vm.sh(f"echo pull-up > {sim}")
+        deadline = time.time() + 20
+        while "GPIO OVERHEAD active" not in self.kiosk_log() and time.time() < deadline:
+            time.sleep(0.3)
+        self.vm.sh(f"echo pull-down > {sim}")
+        deadline = time.time() + 20
+        while "GPIO OVERHEAD inactive" not in self.kiosk_log() and time.time() < deadline:
+            time.sleep(0.3)
+        log = self.kiosk_log()
+        self.check("a gpio-sim line pulled high, then low, changes the state", "state OVERFLIGHT BAW283" in log and "(GPIO OVERHEAD active)" in log
+                   and "(GPIO OVERHEAD inactive)" in log, " / ".join(l for l in log.splitlines() if "GPIO" in l))
+        self.stop_kiosk("TERM")
+        # A line already high when the kiosk starts: OVERFLIGHT from the first frame.
+        self.vm.sh(f"echo pull-up > {sim}")
+        self.start_kiosk("--config /tmp/gpio.conf")   # returns once the first frame is on screen
+        _, _, first = self.vm.screendump()
+        mean, _ = difference(first, want)
+        self.check("a line high at start gives OVERFLIGHT on the first frame", mean < 1.0 and "state OVERFLIGHT" in self.kiosk_log(),
+                   f"(vs the headless overflight {mean:.3f})")
+        self.stop_kiosk("TERM")
+        self.vm.sh(f"echo pull-down > {sim}")
+
+        # A GPIO line that does not exist: one clear line in the log, and the kiosk runs on.
+        self.vm.sh("printf 'display = drm\\ngpio.line = NO_SUCH_LINE\\nkeyboard = none\\n' > /tmp/nogpio.conf")
+        self.start_kiosk("--config /tmp/nogpio.conf")
+        log = self.kiosk_log()
+        self.check("a missing GPIO line is reported and the kiosk runs without it",
+                   "GPIO NO_SUCH_LINE: no such line; chips: gpiochip0 (radar-test, 8 lines); running without it" in log and "exit=" not in log,
+                   next((l for l in log.splitlines() if "NO_SUCH" in l), ""))
         self.stop_kiosk("TERM")
 
         # Frame pacing on a driver without vblank: the mode's rate, no spinning.

@@ -12,6 +12,14 @@ for m in drm drm_kms_helper ttm drm_ttm_helper drm_vram_helper bochs evdev confi
     insmod /modules/$m.ko || echo "init: insmod $m failed"
 done
 mount -t configfs none /sys/kernel/config 2>/dev/null
+# A simulated GPIO chip: 8 lines, line 3 named OVERHEAD (driven from the host).
+insmod /modules/gpio-sim.ko || echo "init: insmod gpio-sim failed"
+c=/sys/kernel/config/gpio-sim/kiosk
+mkdir -p $c/bank0/line3
+echo 8 > $c/bank0/num_lines
+echo radar-test > $c/bank0/label
+echo OVERHEAD > $c/bank0/line3/name
+echo 1 > $c/live
 # Something to see on the text console, so the tests can tell it came back.
 printf '\033[2J\033[HRadarKiosk test VM: text console on tty1\n' > /dev/tty1
 stty -F /dev/ttyS1 raw -echo 115200
