@@ -25,6 +25,8 @@ final class KioskLoop {
     var socket: CommandSocket?
     var feed: FeedController?
     var keyboards: KeyboardSet?
+    /// Keys from the terminal when run by hand.
+    var terminal: TerminalKeys?
     /// A GPIO line: active means OVERFLIGHT, inactive STANDBY.
     var gpio: GPIOLine?
     /// After an edge, the level is read once things settle (the last one wins).
@@ -140,6 +142,8 @@ final class KioskLoop {
             fds.append(pollfd(fd: hotplug?.fd ?? -1, events: Int16(POLLIN), revents: 0))
             let gpioIndex = fds.count
             fds.append(pollfd(fd: gpio?.fd ?? -1, events: Int16(POLLIN), revents: 0))
+            let terminalIndex = fds.count
+            fds.append(pollfd(fd: terminal?.fd ?? -1, events: Int16(POLLIN), revents: 0))
             let ready = poll(&fds, nfds_t(fds.count), timeout < 0 ? -1 : Int32((timeout * 1000).rounded(.up)))
             if ready < 0 && errno != EINTR { throw DisplayError("poll failed (\(String(cString: strerror(errno))))") }
             if fds[0].revents != 0 {
@@ -175,6 +179,11 @@ final class KioskLoop {
                 socket.service()
                 for (client, line) in socket.takeQueue() { socket.reply(to: client, handle(line)) }
             }
+            if let terminal, fds[terminalIndex].revents != 0 {
+                for name in terminal.read() {
+                    if let code = KeyNames.code(for: name), handleKey(code) == .quit { break running }
+                }
+            }
             if let gpio, fds[gpioIndex].revents != 0, gpio.drainEvents() > 0, gpioCheckAt == nil {
                 gpioCheckAt = now + debounce
             }
@@ -192,6 +201,7 @@ final class KioskLoop {
                 }
             }
         }
+        terminal?.restore()
         var cpuEnd = rusage()
         getrusage(RUSAGE_SELF.rawValue, &cpuEnd)
         let seconds = now

@@ -50,6 +50,8 @@ enum KioskRun {
         let socket = try config.socket.map { try CommandSocket(path: $0) }
         func configure(_ loop: KioskLoop) {
             loop.stdinCommands = isatty(0) == 0
+            // Run by hand in a terminal (not on the kiosk's own VT under systemd): keys from it.
+            if isatty(0) != 0 && getenv("NOTIFY_SOCKET") == nil { loop.terminal = TerminalKeys(fd: 0) }
             loop.socket = socket
             loop.feed = feed
             loop.screenshotDirectory = config.screenshotDirectory

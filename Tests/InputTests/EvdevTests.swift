@@ -61,3 +61,14 @@ import Glibc
         #expect(loop.handleKey(16) == .quit, "q quits when run by hand")
     }
 }
+
+@Suite struct TerminalKeyTests {
+    @Test func decodesKeysAndWaitsForTheRestOfASequence() {
+        var bytes = Array("o Q9\r".utf8) + [0x1B, 0x5B, 0x41, 0x1B, 0x5B]
+        #expect(TerminalKeys.decode(&bytes) == ["o", "space", "q", "9", "enter", "up"])
+        #expect(bytes == [0x1B, 0x5B], "an unfinished sequence waits for its last byte")
+        bytes += [0x44, 0x1B, 0x78]
+        #expect(TerminalKeys.decode(&bytes) == ["left", "escape", "x"])
+        #expect(bytes.isEmpty)
+    }
+}

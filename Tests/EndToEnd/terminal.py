@@ -1,0 +1,38 @@
+#!/usr/bin/env python3
+"""Run by hand in a terminal: keys typed there drive the kiosk, q quits, and
+the terminal's settings are put back. Usage: terminal.py PATH/radar-kiosk"""
+import os, pty, subprocess, sys, termios, time
+
+kiosk = sys.argv[1]
+passed = failed = 0
+def check(name, ok, detail=""):
+    global passed, failed
+    passed, failed = (passed + 1, failed) if ok else (passed, failed + 1)
+    if not ok: print(f"FAIL: {name} {detail}", file=sys.stderr)
+
+master, slave = pty.openpty()
+before = termios.tcgetattr(slave)
+log = open(os.path.join(os.environ.get("TMPDIR", "/tmp"), f"rk-terminal-{os.getpid()}.log"), "w+")
+env = {k: v for k, v in os.environ.items() if k != "NOTIFY_SOCKET"}
+proc = subprocess.Popen([kiosk, "run", "--display", "headless", "--size", "320x240", "--refresh", "30"],
+                        stdin=slave, stdout=slave, stderr=log, env=env)
+time.sleep(1.0)
+raw = termios.tcgetattr(slave)
+check("the terminal is in raw mode while the kiosk runs", not (raw[3] & termios.ICANON) and not (raw[3] & termios.ECHO))
+os.write(master, b"o")
+time.sleep(0.6)
+os.write(master, b"\x1b[A")   # an arrow: decoded, unmapped, ignored
+time.sleep(0.3)
+os.write(master, b"q")
+try:
+    code = proc.wait(10)
+except subprocess.TimeoutExpired:
+    proc.kill(); code = None
+log.seek(0)
+text = log.read()
+check("a key typed in the terminal changes the state", "state OVERFLIGHT BAW283" in text and "(key o)" in text, text[-300:])
+check("q quits when run by hand, exit 0", code == 0 and "quit (key q)" in text, f"exit {code}")
+after = termios.tcgetattr(slave)
+check("the terminal's settings are restored", after == before)
+print(f"terminal: {passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
