@@ -14,7 +14,8 @@ dpkg-deb -x ./*.deb root
 version=$(ls root/lib/modules)
 cp root/boot/vmlinuz-"$version" vmlinuz
 mkdir -p modules
-for m in drm drm_kms_helper ttm drm_ttm_helper drm_vram_helper bochs evdev configfs; do
+for m in drm drm_kms_helper ttm drm_ttm_helper drm_vram_helper bochs evdev configfs \
+         usb-common usbcore xhci-hcd xhci-pci hid usbhid hid-generic; do
     find root/lib/modules/"$version" -name "$m.ko" -exec cp {} modules/ \;
     [ -f "modules/$m.ko" ] || { echo "module $m.ko not found in $pkg" >&2; exit 1; }
 done

@@ -20,7 +20,8 @@ import time
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-MODULES = ["drm", "drm_kms_helper", "ttm", "drm_ttm_helper", "drm_vram_helper", "bochs", "evdev", "configfs", "gpio-sim"]
+MODULES = ["drm", "drm_kms_helper", "ttm", "drm_ttm_helper", "drm_vram_helper", "bochs", "evdev", "configfs", "gpio-sim",
+           "usb-common", "usbcore", "xhci-hcd", "xhci-pci", "hid", "usbhid", "hid-generic"]
 
 
 # ---------------------------------------------------------------- images
@@ -102,7 +103,8 @@ class VM:
         self.proc = subprocess.Popen([
             "qemu-system-x86_64", "-M", "pc", "-accel", "tcg", "-cpu", "max", "-m", "512", "-smp", "1",
             "-nodefaults", "-no-user-config", "-no-reboot", "-display", "none",
-            "-device", f"bochs-display,xres={width},yres={height},edid=on,refresh_rate={refresh_mhz},vgamem=16M",
+            "-device", f"bochs-display,id=video0,xres={width},yres={height},edid=on,refresh_rate={refresh_mhz},vgamem=16M",
+            "-device", "qemu-xhci,id=xhci",
             "-kernel", kernel, "-initrd", initrd,
             "-append", "console=ttyS0,115200 quiet loglevel=3 panic=-1",
             "-chardev", f"file,id=con,path={self.serial}", "-serial", "chardev:con",
@@ -348,6 +350,23 @@ class Tests:
         _, _, retaken = self.vm.screendump()
         mean, _ = difference(retaken, want)
         self.check("after kill -9 a restarted kiosk takes the display back", mean < 1.0, f"(vs the headless rendering {mean:.3f})")
+        self.stop_kiosk("TERM")
+
+        # A keyboard plugged in after start is found and used.
+        self.start_kiosk("--display drm --autoplay /etc/overflight.jsonl")
+        # Bound to the display's console, so that events sent to that console reach this keyboard only.
+        reply = self.vm.command("device_add", driver="usb-kbd", bus="xhci.0", id="kbd2", display="video0")
+        deadline = time.time() + 30
+        while "USB Keyboard" not in self.kiosk_log() and time.time() < deadline:
+            time.sleep(0.3)
+        for down in (True, False):
+            self.vm.command("input-send-event", device="video0", events=[{"type": "key", "data": {"down": down, "key": {"type": "qcode", "data": "s"}}}])
+        deadline = time.time() + 20
+        while "(key s)" not in self.kiosk_log() and time.time() < deadline:
+            time.sleep(0.3)
+        log = self.kiosk_log()
+        self.check("a USB keyboard added after start is used", "error" not in reply and "USB Keyboard" in log and "state STANDBY" in log and "(key s)" in log,
+                   next((l for l in log.splitlines() if "USB" in l), str(reply)))
         self.stop_kiosk("TERM")
 
         # A GPIO line (gpio-sim, driven through its sysfs pull) changes the state.

@@ -8,7 +8,8 @@ mount -t devtmpfs dev /dev
 mkdir -p /tmp /run /sys/kernel/config
 mount -t tmpfs tmp /tmp
 exec </dev/console >/dev/console 2>&1
-for m in drm drm_kms_helper ttm drm_ttm_helper drm_vram_helper bochs evdev configfs; do
+for m in drm drm_kms_helper ttm drm_ttm_helper drm_vram_helper bochs evdev configfs \
+         usb-common usbcore xhci-hcd xhci-pci hid usbhid hid-generic; do
     insmod /modules/$m.ko || echo "init: insmod $m failed"
 done
 mount -t configfs none /sys/kernel/config 2>/dev/null
