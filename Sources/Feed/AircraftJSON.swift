@@ -34,15 +34,15 @@ public enum AircraftJSON {
 
     /// One entry; nil when it has no address (an empty object, say).
     static func report(_ entry: JSONValue) -> AircraftReport? {
-        guard let o = entry.objectValue, let hex = o["hex"]?.stringValue?.trimmed, !hex.isEmpty else { return nil }
+        guard let o = entry.objectValue, let hex = o["hex"]?.stringValue?.trimmed(), !hex.isEmpty else { return nil }
         var r = AircraftReport(hex: hex.lowercased())
         func number(_ key: String) -> Double? {
             guard let n = o[key]?.doubleValue, n.isFinite else { return nil }
             return n
         }
-        r.callsign = o["flight"]?.stringValue?.trimmed.nonEmpty
-        r.registration = o["r"]?.stringValue?.trimmed.nonEmpty
-        r.typeCode = o["t"]?.stringValue?.trimmed.nonEmpty
+        r.callsign = o["flight"]?.stringValue?.trimmed().nonEmpty
+        r.registration = o["r"]?.stringValue?.trimmed().nonEmpty
+        r.typeCode = o["t"]?.stringValue?.trimmed().nonEmpty
         r.category = o["category"]?.stringValue
         // alt_baro is a number or "ground"; older forks say "altitude".
         let altitude = o["alt_baro"] ?? o["altitude"]
@@ -65,12 +65,5 @@ public enum AircraftJSON {
 }
 
 extension String {
-    var trimmed: String {
-        var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
-        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
-        return String(s)
-    }
-
     var nonEmpty: String? { isEmpty ? nil : self }
 }

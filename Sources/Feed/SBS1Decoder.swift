@@ -1,3 +1,4 @@
+import JSON
 /// Rebuilds aircraft from SBS-1 BaseStation lines (TCP port 30003) in the
 /// dialects seen in the wild: dump1090/readsb (all ids and times), Kinetic/VRS
 /// style (constant ids), and early antirez dump1090 (no ids, no times).
@@ -21,14 +22,14 @@ public struct SBS1Decoder {
             linesRejected += 1
             return false
         }
-        let hex = fields[4].trimmingSpaces.lowercased()
+        let hex = fields[4].trimmed().lowercased()
         guard hex.count >= 6, hex.count <= 7, hex.allSatisfy({ $0.isHexDigit || $0 == "~" }) else {
             linesRejected += 1
             return false
         }
-        func field(_ i: Int) -> Substring? {
+        func field(_ i: Int) -> String? {
             guard i < fields.count else { return nil }
-            let f = fields[i].trimmingSpaces
+            let f = fields[i].trimmed()
             return f.isEmpty ? nil : f
         }
         var entry = aircraft[hex] ?? (AircraftReport(hex: hex), time, nil)
@@ -67,11 +68,4 @@ public struct SBS1Decoder {
     }
 }
 
-extension Substring {
-    var trimmingSpaces: Substring {
-        var s = self
-        while let f = s.first, f == " " || f == "\r" || f == "\t" { s.removeFirst() }
-        while let l = s.last, l == " " || l == "\r" || l == "\t" { s.removeLast() }
-        return s
-    }
-}
+

@@ -71,7 +71,7 @@ public struct TimedCommand: Equatable, Sendable {
     public static func parseScript(_ text: String, name: String) throws -> [TimedCommand] {
         var result: [TimedCommand] = []
         for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: " \t\r")
+            let line = raw.trimmed(" \t\r")
             if line.isEmpty || line.hasPrefix("#") { continue }
             do {
                 let json = try JSONParser.parse(line)
@@ -89,14 +89,7 @@ public struct TimedCommand: Equatable, Sendable {
     }
 }
 
-extension Substring {
-    func trimmingCharacters(in set: String) -> String {
-        var s = self
-        while let f = s.first, set.contains(f) { s.removeFirst() }
-        while let l = s.last, set.contains(l) { s.removeLast() }
-        return String(s)
-    }
-}
+
 
 /// The built-in demo: an overflight, numbers updating, a second aircraft
 /// replacing the first, back to standby, and a change of mind mid-glide.

@@ -1,3 +1,4 @@
+import JSON
 import Feed
 
 /// What the kiosk does with a key.
@@ -75,12 +76,12 @@ public struct KioskConfiguration: Equatable, Sendable {
         var seen: [String: Int] = [:]
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let lineNumber = index + 1
-            let line = raw.trimmingCharacters(in: " \t\r")
+            let line = raw.trimmed(" \t\r")
             if line.isEmpty || line.hasPrefix("#") { continue }
             func problem(_ text: String) { problems.append("\(name):\(lineNumber): \(text)") }
             guard let eq = line.firstIndex(of: "=") else { problem("expected KEY = VALUE, not '\(line)'"); continue }
-            let key = line[..<eq].trimmingCharacters(in: " \t")
-            let value = line[line.index(after: eq)...].trimmingCharacters(in: " \t")
+            let key = line[..<eq].trimmed(" \t")
+            let value = line[line.index(after: eq)...].trimmed(" \t")
             if let first = seen[key] { problem("\(key) is set again (first on line \(first))"); continue }
             seen[key] = lineNumber
             func number(_ range: ClosedRange<Double>) -> Double? {
@@ -125,7 +126,7 @@ public struct KioskConfiguration: Equatable, Sendable {
                     }
                 }
             case "station":
-                let parts = value.split(separator: ",").map { Double($0.trimmingCharacters(in: " ")) }
+                let parts = value.split(separator: ",").map { Double($0.trimmed(" ")) }
                 if parts.count == 2, let lat = parts[0], let lon = parts[1], abs(lat) <= 90, abs(lon) <= 180 {
                     c.station = GeoPoint(latitude: lat, longitude: lon)
                 } else { problem("station: expected LAT,LON in decimal degrees, not '\(value)'") }
@@ -135,7 +136,7 @@ public struct KioskConfiguration: Equatable, Sendable {
             case "overhead.max_position_age_s": if let v = number(1...3600) { c.maximumPositionAge = v }
             case "overhead.include_ground": if let v = yesNo() { c.includeGround = v }
             case "overhead.hold_s": if let v = number(0...3600) { c.holdSeconds = v }
-            case "overhead.ignore": c.ignore = value.split(separator: ",").map { $0.trimmingCharacters(in: " ").lowercased() }.filter { !$0.isEmpty }
+            case "overhead.ignore": c.ignore = value.split(separator: ",").map { $0.trimmed(" ").lowercased() }.filter { !$0.isEmpty }
             case "routes": c.routes = nonEmpty()
             case "keyboard":
                 if value == "auto" || value == "none" || value.hasPrefix("/dev/input/") { c.keyboard = value } else {

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import JSON
 import Glibc
 #endif
 import Display
@@ -179,10 +180,10 @@ enum RouteTable {
     static func load(_ path: String) throws -> [String: String] {
         var table: [String: String] = [:]
         for (i, raw) in try readTextFile(path).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: " \t\r")
+            let line = raw.trimmed(" \t\r")
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard let space = line.firstIndex(of: " ") else { throw ArgumentError("\(path):\(i + 1): expected 'CALLSIGN ROUTE'") }
-            table[String(line[..<space]).uppercased()] = line[space...].trimmingCharacters(in: " ")
+            table[String(line[..<space]).uppercased()] = line[space...].trimmed(" ")
         }
         return table
     }

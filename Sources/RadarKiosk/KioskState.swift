@@ -96,10 +96,10 @@ extension Aircraft {
             }
             return n
         }
-        guard let callsign = try string("callsign", maxLength: 12), !callsign.trimmingSpaces.isEmpty else {
+        guard let callsign = try string("callsign", maxLength: 12), !callsign.trimmed().isEmpty else {
             throw KioskState.ParseError("\(field).callsign", "required (a non-empty string)")
         }
-        self.callsign = callsign.trimmingSpaces
+        self.callsign = callsign.trimmed()
         type = try string("type", maxLength: 12)
         route = try string("route", maxLength: 40)
         altitudeFeet = try number("altitude_ft", -2000...99_999).map { Int($0.rounded()) }
@@ -127,11 +127,4 @@ extension Aircraft {
     }
 }
 
-extension String {
-    var trimmingSpaces: String {
-        var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
-        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
-        return String(s)
-    }
-}
+

@@ -16,7 +16,7 @@ build=$root/.build/fuzz
 mkdir -p "$build/src"
 # One module: the parsers' sources with their cross-module imports dropped.
 sources=(
-    "$root/Sources/JSON/JSONValue.swift" "$root/Sources/JSON/JSONParser.swift"
+    "$root/Sources/JSON/JSONValue.swift" "$root/Sources/JSON/JSONParser.swift" "$root/Sources/JSON/Trimming.swift"
     "$root/Sources/Feed/AircraftReport.swift" "$root/Sources/Feed/AircraftJSON.swift" "$root/Sources/Feed/SBS1Decoder.swift"
     "$root/Sources/Feed/Geodesy.swift" "$root/Sources/Feed/OverheadSelector.swift"
     "$root/Sources/RadarKiosk/KioskState.swift" "$root/Sources/RadarKiosk/KioskCommand.swift"
