@@ -155,6 +155,35 @@ public final class DRMDisplay: Display {
 
     /// False while the connector is gone (cable out, monitor off): nothing is drawn then.
     public private(set) var isConnected = true
+    /// False while another VT is in front: the display is not ours then.
+    public private(set) var ownsDisplay = true
+
+    /// Switches VTs cooperatively: the kernel sends `signal` before leaving
+    /// this VT and after coming back; `handleSwitchSignal` answers it.
+    public func enableVTSwitching(signal: Int32) { console?.enableSwitching(signal: signal) }
+
+    /// Answers a VT switch signal. Leaving: drop DRM master, stop drawing, let
+    /// the switch happen. Back: take master again, modeset and repaint.
+    /// Returns true when the display came back (the caller repaints).
+    public func handleSwitchSignal() -> Bool {
+        guard let console else { return false }
+        // One signal means both; while a release is pending VT_GETSTATE still
+        // names this VT, so what we hold now decides which it is.
+        if !ownsDisplay {
+            console.acknowledgeAcquire()
+            guard device.becomeMaster() else { return false }
+            ownsDisplay = true
+            modeSet = false
+            flipPending = false
+            for i in buffers.indices { buffers[i].stale = frame.bounds }
+            return true
+        }
+        ownsDisplay = false
+        flipPending = false
+        device.dropMaster()
+        console.allowRelease()
+        return false
+    }
 
     /// Re-reads the connector after a hotplug event. Gone: the CRTC is switched
     /// off. Back: the next present modesets again and repaints everything.
@@ -268,6 +297,7 @@ final class VirtualTerminal {
     let fd: Int32
     let previousMode: Int32
     let previousKeyboard: Int32
+    private var processMode = false
 
     static func enterGraphics() -> VirtualTerminal? {
         for path in ["/dev/tty0", "/dev/tty"] {
@@ -289,7 +319,28 @@ final class VirtualTerminal {
         self.previousKeyboard = previousKeyboard
     }
 
+    /// Asks the kernel to signal `signal` before switching away from this VT
+    /// and after switching back (VT_PROCESS), instead of switching under us.
+    func enableSwitching(signal: Int32) {
+        var mode = vt_mode()
+        mode.mode = CChar(VT_PROCESS)
+        mode.relsig = Int16(signal)
+        mode.acqsig = Int16(signal)
+        processMode = radar_ioctl_pointer(fd, radar_vt_setmode, &mode) == 0
+    }
+
+    /// Lets a pending switch away happen (after the display was let go).
+    func allowRelease() { _ = radar_ioctl_int(fd, radar_vt_reldisp, 1) }
+
+    /// Acknowledges that the VT is ours again.
+    func acknowledgeAcquire() { _ = radar_ioctl_int(fd, radar_vt_reldisp, UInt(VT_ACKACQ)) }
+
     func restore() {
+        if processMode {
+            var mode = vt_mode()
+            mode.mode = CChar(VT_AUTO)
+            _ = radar_ioctl_pointer(fd, radar_vt_setmode, &mode)
+        }
         _ = radar_ioctl_int(fd, radar_kdskbmode, UInt(previousKeyboard))
         _ = radar_ioctl_int(fd, radar_kdsetmode, UInt(previousMode == radar_kd_graphics ? radar_kd_text : previousMode))
         close(fd)

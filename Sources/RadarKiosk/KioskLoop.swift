@@ -62,7 +62,7 @@ final class KioskLoop {
         self.frameLimit = frameLimit
         self.duration = duration
         canvas = Canvas(target: display.frame)
-        var wanted: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGUSR1]
+        var wanted: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2]
         signals = radar_signalfd(&wanted, Int32(wanted.count))
         guard signals >= 0 else { throw DisplayError("cannot watch signals (\(String(cString: strerror(errno))))") }
     }
@@ -89,7 +89,7 @@ final class KioskLoop {
                 nextScripted += 1
             }
             let flipPending = drm?.flipPending ?? false
-            let connected = drm?.isConnected ?? true
+            let connected = (drm?.isConnected ?? true) && (drm?.ownsDisplay ?? true)
             if connected && !flipPending && t >= nextFrame {
                 if controller.prepareFrame(at: t) {
                     controller.draw(into: canvas)
@@ -157,6 +157,17 @@ final class KioskLoop {
                     notifier.send("READY=1")
                 case SIGUSR1:
                     screenshot()
+                case SIGUSR2:
+                    // The VT switch protocol (VT_PROCESS): leaving or coming back.
+                    if let drm {
+                        if drm.handleSwitchSignal() {
+                            printError("radar-kiosk: back on our VT: repainting")
+                            controller.invalidate()
+                            nextFrame = now
+                        } else if !drm.ownsDisplay {
+                            printError("radar-kiosk: another VT is in front: display released")
+                        }
+                    }
                 default:
                     printError("radar-kiosk: signal \(info.ssi_signo), restoring the console")
                     notifier.send("STOPPING=1")

@@ -105,6 +105,7 @@ enum KioskRun {
                 let loop = try KioskLoop(display: display, controller: controller, script: script, frameLimit: frames)
                 configure(loop)
                 loop.hotplug = HotplugMonitor()
+                display.enableVTSwitching(signal: SIGUSR2)
                 if loop.hotplug == nil { printError("radar-kiosk: no netlink uevents (\(String(cString: strerror(errno)))); display hotplug is not followed") }
                 try loop.run()
                 return 0

@@ -312,6 +312,23 @@ class Tests:
                    "is back" in log and restored < 1.0 and "showing 800x480" in outputs_back and "exit=" not in log, f"(difference {restored:.3f})")
         self.stop_kiosk("TERM")
 
+        # A VT switch away and back: the display is released, then the picture is back.
+        self.start_kiosk("--display drm --autoplay /etc/overflight.jsonl")
+        time.sleep(4)
+        _, _, kiosk_screen = self.vm.screendump()
+        self.vm.sh("chvt 2")
+        time.sleep(1.5)
+        _, _, away = self.vm.screendump()
+        self.vm.sh("chvt 1")
+        time.sleep(1.5)
+        _, _, returned = self.vm.screendump()
+        log = self.kiosk_log()
+        away_diff, _ = difference(away, kiosk_screen)
+        back_diff, _ = difference(returned, kiosk_screen)
+        self.check("a VT switch away releases the display", "display released" in log and away_diff > 5, f"(change {away_diff:.2f})")
+        self.check("a VT switch back restores the picture", "repainting" in log and back_diff < 1.0, f"(difference {back_diff:.3f})")
+        self.stop_kiosk("TERM")
+
         # A key typed on the VM's PS/2 keyboard (evdev) changes the state.
         self.start_kiosk("--display drm")
         deadline = time.time() + 30
