@@ -384,6 +384,19 @@ class Tests:
         log = self.kiosk_log()
         self.check("a USB keyboard added after start is used", "error" not in reply and "USB Keyboard" in log and "state STANDBY" in log and "(key s)" in log,
                    next((l for l in log.splitlines() if "USB" in l), str(reply)))
+        # The keyboard pulled out: dropped with one log line, the kiosk runs on, the other keyboard still works.
+        self.vm.command("device_del", id="kbd2")
+        deadline = time.time() + 20
+        while "USB Keyboard (/dev/input/event1) removed" not in self.kiosk_log() and time.time() < deadline:
+            time.sleep(0.3)
+        time.sleep(0.5)
+        self.vm.command("send-key", keys=[{"type": "qcode", "data": "o"}])
+        deadline = time.time() + 20
+        while "(key o)" not in self.kiosk_log() and time.time() < deadline:
+            time.sleep(0.3)
+        log = self.kiosk_log()
+        self.check("a keyboard removed is dropped and the kiosk runs on", "removed" in log and "(key o)" in log and "exit=" not in log,
+                   next((l for l in log.splitlines() if "removed" in l), log.strip().splitlines()[-1]))
         self.stop_kiosk("TERM")
 
         # A GPIO line (gpio-sim, driven through its sysfs pull) changes the state.
