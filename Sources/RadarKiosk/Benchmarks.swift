@@ -38,8 +38,11 @@ enum Benchmarks {
         case "text":
             try text(fonts: fonts, frames: frames)
             return 0
+        case "copy":
+            for size in sizes { copy(size: size, frames: frames) }
+            return 0
         default:
-            throw ArgumentError("bench \(which): unknown benchmark; expected reference, text or app")
+            throw ArgumentError("bench \(which): unknown benchmark; expected reference, text, app or copy")
         }
     }
 
@@ -127,6 +130,25 @@ enum Benchmarks {
             timings.append((t1 - t0) * 1000)
         }
         print(line("animation-core-sample-200-leaves-50-animating", (0, 0), timings, allocations: allocations))
+    }
+
+    /// What presenting costs: copying the damaged rows of the cached frame into
+    /// another buffer (on a board, the mapped scanout buffer), for a full frame
+    /// and for the dial's sweep band (a third of the rows).
+    static func copy(size: (width: Int, height: Int), frames: Int) {
+        let source = PixelBuffer(width: size.width, height: size.height)
+        let target = PixelBuffer(width: size.width, height: size.height)
+        source.fill(0xFF11_2233)
+        for (name, rows) in [("full", size.height), ("partial-third", size.height / 3)] {
+            var timings = FrameTimings(capacity: frames)
+            let rect = IntRect(x: 0, y: (size.height - rows) / 2, width: size.width, height: rows)
+            for _ in 0..<frames {
+                let t0 = MonotonicClock.now()
+                target.copy(from: source, rect: rect)
+                timings.append((MonotonicClock.now() - t0) * 1000)
+            }
+            print(timings.resultLine(name: "radar-kiosk-copy-\(name)", width: size.width, height: size.height))
+        }
     }
 
     /// Glyphs per second from a warm cache, at 16, 40 and 72 px.

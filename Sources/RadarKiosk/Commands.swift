@@ -53,7 +53,7 @@ public enum RadarKioskCommand {
             .init("--out", value: "FILE.png", "where to write the PNG"),
             .init("--fonts", value: "DIR", "directory holding the B612 fonts"),
         ]),
-        CommandSpec("bench", positional: "reference|text|app", "Time the renderer: median and percentiles over many frames.", flags: [
+        CommandSpec("bench", positional: "reference|text|app|copy", "Time the renderer: median and percentiles over many frames.", flags: [
             .init("--size", value: "WxH", repeatable: true, "sizes to time (default 1920x1080 and 800x480)"),
             .init("--frames", value: "N", "timed frames (default 300)"),
             .init("--warmup", value: "N", "untimed frames first (default 30)"),
