@@ -79,7 +79,10 @@ public final class SceneGraph {
         let oldText: String? = { if case let .text(s) = leaf.description.content { return s } else { return nil } }()
         let newText: String? = { if case let .text(s) = d.content { return s } else { return nil } }()
         if let oldText, let newText, oldText != newText {
-            if let animation, d.contentTransition != .identity {
+            // A leaf that is invisible when its content changes (a card still
+            // fading in) shows no transition: nobody saw the old content.
+            let wasVisible = leaf.opacity.presentation > 0.01 && leaf.phase != .willAppear
+            if let animation, d.contentTransition != .identity, wasVisible {
                 var progress = AnimatedValue<Double>(0)
                 progress.set(1, animation: animation, at: time)
                 let rollsDown: Bool
