@@ -28,7 +28,13 @@ put "$work/empty.json"
 pid=$!
 sleep 2; put "$capture"
 sleep 3; put "$work/away.json"
-sleep 3.5; kill -TERM $pid; wait $pid; status=$?
+sleep 3.5
+# Faults: the file deleted, then garbage, then a good file again. The kiosk
+# must keep running, say so once each, and pick the feed up again.
+rm -f "$work/feed/aircraft.json"; sleep 1
+echo "garbage" > "$work/feed/.tmp" && mv "$work/feed/.tmp" "$work/feed/aircraft.json"; sleep 1
+put "$capture"; sleep 2
+kill -TERM $pid; wait $pid; status=$?
 passed=0; failed=0
 check() { if eval "$2"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $1" >&2; cat "$work/log" >&2; fi; }
 check "the kiosk exits 0" "[ $status = 0 ]"
@@ -36,8 +42,9 @@ check "the kiosk exits 0" "[ $status = 0 ]"
 check "the recording has the glide in and the glide out" "[ \$(grep -c '^window' '$work/scenes') -ge 2 ]"
 "$kiosk" contact-sheet "$work/replay.y4m" --threshold 0.0005 --out "$work/sheet.png" >/dev/null 2>&1
 check "the contact sheet is written" "[ -s '$work/sheet.png' ]"
-order=$(grep -o 'state [A-Z]*[ A-Z0-9]*' "$work/log" | awk '{print $2}' | tr '\n' ' ')
-check "states in order: OVERFLIGHT then STANDBY (got: $order)" "grep -q 'state OVERFLIGHT LXJ440' '$work/log' && [ \"\$(grep -o 'state [A-Z]*' '$work/log' | awk '{print \$2}' | tr '\\n' ' ')\" = 'OVERFLIGHT STANDBY ' ]"
+order=$(grep -o 'state [A-Z]*' "$work/log" | awk '{print $2}' | tr '\n' ' ')
+check "states in order: OVERFLIGHT, STANDBY, then OVERFLIGHT again after the faults (got: $order)" "grep -q 'state OVERFLIGHT LXJ440' '$work/log' && [ \"\$(grep -o 'state [A-Z]*' '$work/log' | awk '{print \$2}' | tr '\\n' ' ')\" = 'OVERFLIGHT STANDBY OVERFLIGHT ' ]"
+check "a deleted feed file is one log line, garbage another, and the feed comes back" "grep -q 'aircraft.json: No such file or directory; showing STANDBY and retrying' '$work/log' && grep -q 'malformed JSON' '$work/log' && grep -q 'is back' '$work/log'"
 # The moved file really moved LXJ440 out of range (the test's own premise).
 check "the premise holds: LXJ440 moved" "grep -o '\"hex\":\"a54b30\"[^}]*' '$work/away.json' | grep -q '\"lat\":33.850000'"
 echo "feed replay: $passed passed, $failed failed"
