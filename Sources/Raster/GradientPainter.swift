@@ -10,7 +10,9 @@ import Darwin
 public struct GradientPainter: SpanPainter {
     @usableFromInline enum Shape {
         case linear(origin: Point, step: Point)          // offset = dot(p - origin, step)
-        case radial(center: Point, inverseRadius: Float)
+        // Pixels x and mirrorSum - x of a row share a colour; nil when the centre
+        // is not on (within 1/512 px of) a pixel centre or edge.
+        case radial(center: Point, inverseRadius: Float, mirrorSum: Int?)
         case conic(center: Point, startAngle: Float)
     }
 
@@ -40,7 +42,12 @@ public struct GradientPainter: SpanPainter {
             shape = .linear(origin: start, step: len2 > 0 ? d / len2 : .zero)
             repeats = spread == .repeat
         case let .radial(center, radius):
-            shape = .radial(center: center, inverseRadius: radius > 0 ? 1 / radius : 0)
+            let twiceX = 2 * center.x
+            // A centre computed as 0.3 × 1920 in Float lands 2e-5 px off 576; snapping it
+            // moves each offset by under 1/512 px, far below one step of the table.
+            let mirrors = abs(twiceX - twiceX.rounded()) <= 1 / 256 && abs(twiceX) < 16_777_216
+            shape = .radial(center: center, inverseRadius: radius > 0 ? 1 / radius : 0,
+                            mirrorSum: mirrors ? Int(twiceX.rounded()) - 1 : nil)
             repeats = spread == .repeat
         case let .conic(center, startAngle):
             shape = .conic(center: center, startAngle: startAngle)
@@ -93,13 +100,26 @@ public struct GradientPainter: SpanPainter {
                 let px = lane + (first + Float(b << 3))
                 lookUp((px - origin.x) * step.x + rowTerm, into: out + (b << 3), lanes: b < blocks ? 8 : count & 7)
             }
-        case let .radial(center, inverseRadius):
+        case let .radial(center, inverseRadius, mirrorSum):
             let dy = py - center.y
             let dy2 = dy * dy
-            for b in 0...blocks {
-                let dx = lane + (first + Float(b << 3) - center.x)
-                lookUp((dx * dx + dy2).squareRoot() * inverseRadius, into: out + (b << 3), lanes: b < blocks ? 8 : count & 7)
+            // A span across the centre column computes its right part and the left
+            // part beyond the mirror, then copies the rest: the colour of x equals
+            // that of mirrorSum - x, since dx only changes sign.
+            if let m = mirrorSum {
+                let x1 = x0 + count
+                let copyStart = max(x0, m - x1 + 1), copyEnd = min(x1, (m + 1) >> 1)
+                if copyEnd - copyStart >= 16 {
+                    shadeRadial(into: out, x: x0, count: copyStart - x0, centerX: center.x,
+                                dy2: dy2, inverseRadius: inverseRadius)
+                    shadeRadial(into: out + (copyEnd - x0), x: copyEnd, count: x1 - copyEnd,
+                                centerX: center.x, dy2: dy2, inverseRadius: inverseRadius)
+                    Self.copyReversed(into: out + (copyStart - x0), from: out + (m - copyStart - x0),
+                                      count: copyEnd - copyStart)
+                    return
+                }
             }
+            shadeRadial(into: out, x: x0, count: count, centerX: center.x, dy2: dy2, inverseRadius: inverseRadius)
         case let .conic(center, startAngle):
             let dy = SIMD8<Float>(repeating: py - center.y)
             let scale: Float = 1 / (2 * .pi)
@@ -108,6 +128,33 @@ public struct GradientPainter: SpanPainter {
                 lookUp((FastMath.atan2(dy, dx) - startAngle) * scale, into: out + (b << 3), lanes: b < blocks ? 8 : count & 7)
             }
         }
+    }
+
+    /// Radial colours of pixels `x..<x+count` of a row `dy2` squared away from the centre.
+    @inlinable @inline(__always)
+    func shadeRadial(into out: UnsafeMutablePointer<UInt32>, x: Int, count: Int, centerX: Float,
+                     dy2: Float, inverseRadius: Float) {
+        guard count > 0 else { return }
+        let lane = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
+        let first = Float(x) + 0.5 - centerX
+        let blocks = count >> 3
+        for b in 0...blocks {
+            let dx = lane + (first + Float(b << 3))
+            lookUp((dx * dx + dy2).squareRoot() * inverseRadius, into: out + (b << 3), lanes: b < blocks ? 8 : count & 7)
+        }
+    }
+
+    /// Writes `to[i] = from[-i]` for `i` in `0..<count`, eight lanes at a time.
+    @inlinable @inline(__always)
+    static func copyReversed(into to: UnsafeMutablePointer<UInt32>, from: UnsafeMutablePointer<UInt32>, count: Int) {
+        var i = 0
+        while i + 8 <= count {
+            let v = UnsafeRawPointer(from - i - 7).loadUnaligned(as: SIMD8<UInt32>.self)
+            UnsafeMutableRawPointer(to + i).storeBytes(
+                of: SIMD8(v[7], v[6], v[5], v[4], v[3], v[2], v[1], v[0]), as: SIMD8<UInt32>.self)
+            i += 8
+        }
+        while i < count { to[i] = from[-i]; i += 1 }
     }
 
     /// Table colours for eight gradient offsets; stores the first `lanes`.

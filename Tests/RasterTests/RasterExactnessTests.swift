@@ -124,6 +124,33 @@ import Testing
         #expect(buffer[100, 50] & 0xFF <= 2)
     }
 
+    /// Rows across a centre on a pixel edge or centre copy one side from the
+    /// other; they must match a centre 0.01 px away, which computes every pixel.
+    @Test(arguments: [40 as Float, 40.5, 61])
+    func mirroredRadialRowsMatchComputedOnes(centerX: Float) {
+        func draw(_ cx: Float) -> PixelBuffer {
+            let buffer = PixelBuffer(width: 100, height: 9)
+            let canvas = Canvas(target: buffer)
+            var path = Path(); path.addRect(Rect(x: 3, y: 0, width: 94, height: 9))
+            canvas.fill(path, with: .gradient(.radial(center: Point(cx, 4), radius: 37, stops: GradientStops(
+                GradientStop(0, .white), GradientStop(0.5, Color(hex: 0x2080F0)), GradientStop(1, .black)))))
+            return buffer
+        }
+        let mirrored = draw(centerX), computed = draw(centerX + 0.01)
+        var worst = 0
+        for y in 0..<9 {
+            for x in 0..<100 {
+                for shift in stride(from: 0, to: 24, by: 8) {
+                    let a = Int((mirrored[x, y] >> UInt32(shift)) & 0xFF), b = Int((computed[x, y] >> UInt32(shift)) & 0xFF)
+                    worst = max(worst, abs(a - b))
+                }
+            }
+        }
+        #expect(worst <= 2, "worst channel difference \(worst)")
+        let m = Int((2 * centerX).rounded()) - 1
+        for x in max(3, m - 96)..<min(97, m - 2) { #expect(mirrored[x, 2] == mirrored[m - x, 2], "x \(x)") }
+    }
+
     @Test func conicGradientGoesClockwiseFromItsStartAngle() {
         let buffer = PixelBuffer(width: 100, height: 100)
         let canvas = Canvas(target: buffer)
