@@ -1,4 +1,9 @@
 import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 @testable import Raster
 
 /// Coverage sums and pixel arithmetic that a rasterizer must get exactly right.
@@ -149,6 +154,21 @@ import Testing
         #expect(worst <= 2, "worst channel difference \(worst)")
         let m = Int((2 * centerX).rounded()) - 1
         for x in max(3, m - 96)..<min(97, m - 2) { #expect(mirrored[x, 2] == mirrored[m - x, 2], "x \(x)") }
+    }
+
+    /// The conic gradient's vector atan2 against the C library's, in every
+    /// quadrant and on the axes, where its sign and quadrant fixes apply.
+    @Test func vectorAtan2MatchesTheCLibrary() {
+        var worst: Float = 0
+        let values: [Float] = [-300, -41.5, -7, -1, -0.5, -1e-3, 0, 1e-3, 0.5, 1, 7, 41.5, 300]
+        for y in values {
+            for x in values {
+                let r = FastMath.atan2(SIMD8(repeating: y), SIMD8(repeating: x))
+                let expected = y == 0 && x == 0 ? 0 : Float(atan2(Double(y), Double(x)))
+                worst = max(worst, abs(r[3] - expected))
+            }
+        }
+        #expect(worst < 2e-5, "worst error \(worst)")
     }
 
     @Test func conicGradientGoesClockwiseFromItsStartAngle() {
