@@ -47,6 +47,7 @@ let package = Package(
         .testTarget(name: "RadarKioskTests", dependencies: ["RadarKiosk", "Feed"], exclude: ["Fixtures"]),
         .testTarget(name: "FeedTests", dependencies: ["Feed", "JSON"], exclude: ["Fixtures"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "RadarKiosk"]),
+        .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster"]),
     ],
     swiftLanguageModes: [.v6]
 )

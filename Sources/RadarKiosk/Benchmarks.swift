@@ -1,4 +1,5 @@
 import AnimationCore
+import Display
 import Raster
 import Typography
 
@@ -133,18 +134,26 @@ enum Benchmarks {
     }
 
     /// What presenting costs: copying the damaged rows of the cached frame into
-    /// another buffer (on a board, the mapped scanout buffer), for a full frame
-    /// and for the dial's sweep band (a third of the rows).
+    /// a scanout-sized buffer (on a board, the mapped dumb buffer), for a full
+    /// frame, for the dial's sweep band (a third of the rows), turned a quarter,
+    /// and converted to RGB565.
     static func copy(size: (width: Int, height: Int), frames: Int) {
         let source = PixelBuffer(width: size.width, height: size.height)
-        let target = PixelBuffer(width: size.width, height: size.height)
         source.fill(0xFF11_2233)
-        for (name, rows) in [("full", size.height), ("partial-third", size.height / 3)] {
+        let target = UnsafeMutableRawPointer.allocate(byteCount: size.width * size.height * 4, alignment: 64)
+        defer { target.deallocate() }
+        let cases: [(String, Int, DisplayRotation, ScanoutPixelFormat)] = [
+            ("full", size.height, .upright, .xrgb8888), ("partial-third", size.height / 3, .upright, .xrgb8888),
+            ("full-turned-90", size.height, .quarterTurn, .xrgb8888), ("full-rgb565", size.height, .upright, .rgb565),
+        ]
+        for (name, rows, rotation, format) in cases {
+            let copier = ScanoutCopier(rotation: rotation, format: format, frameWidth: size.width, frameHeight: size.height)
+            let pitch = copier.bufferWidth * format.bytesPerPixel
             var timings = FrameTimings(capacity: frames)
             let rect = IntRect(x: 0, y: (size.height - rows) / 2, width: size.width, height: rows)
             for _ in 0..<frames {
                 let t0 = MonotonicClock.now()
-                target.copy(from: source, rect: rect)
+                copier.copy(rect, of: source, to: target, pitch: pitch)
                 timings.append((MonotonicClock.now() - t0) * 1000)
             }
             print(timings.resultLine(name: "radar-kiosk-copy-\(name)", width: size.width, height: size.height))
