@@ -115,4 +115,49 @@ public final class DRMDevice {
         defer { drmModeFreeCrtc(crtc) }
         return crtc.pointee.mode_valid != 0 ? Mode(info: crtc.pointee.mode) : nil
     }
+
+    /// The primary plane feeding the CRTC at `crtcIndex`, with its "rotation"
+    /// property and the rotations it offers (bit n set: DRM_MODE_ROTATE_* 1 << n).
+    public struct PlaneRotation {
+        public let planeID: UInt32
+        public let propertyID: UInt32
+        public let supported: UInt64
+    }
+
+    public func primaryPlaneRotation(crtcIndex: Int) -> PlaneRotation? {
+        // Primary planes are listed only to clients that ask for all planes.
+        guard drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_UNIVERSAL_PLANES), 1) == 0,
+              let planes = drmModeGetPlaneResources(fd) else { return nil }
+        defer { drmModeFreePlaneResources(planes) }
+        for i in 0..<Int(planes.pointee.count_planes) {
+            let id = planes.pointee.planes[i]
+            guard let plane = drmModeGetPlane(fd, id) else { continue }
+            let feeds = plane.pointee.possible_crtcs & (1 << UInt32(crtcIndex)) != 0
+            drmModeFreePlane(plane)
+            guard feeds, let properties = drmModeObjectGetProperties(fd, id, UInt32(DRM_MODE_OBJECT_PLANE)) else { continue }
+            defer { drmModeFreeObjectProperties(properties) }
+            var isPrimary = false
+            var rotation: PlaneRotation?
+            for p in 0..<Int(properties.pointee.count_props) {
+                guard let property = drmModeGetProperty(fd, properties.pointee.props[p]) else { continue }
+                defer { drmModeFreeProperty(property) }
+                let name = withUnsafeBytes(of: property.pointee.name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+                if name == "type" { isPrimary = properties.pointee.prop_values[p] == UInt64(DRM_PLANE_TYPE_PRIMARY) }
+                if name == "rotation" {
+                    var supported: UInt64 = 0
+                    for e in 0..<Int(property.pointee.count_enums) where property.pointee.enums[e].value < 64 {
+                        supported |= 1 << property.pointee.enums[e].value
+                    }
+                    rotation = PlaneRotation(planeID: id, propertyID: property.pointee.prop_id, supported: supported)
+                }
+            }
+            if isPrimary { return rotation }
+        }
+        return nil
+    }
+
+    /// Sets a plane's property; false when the driver refuses the value.
+    public func setPlaneProperty(plane: UInt32, property: UInt32, value: UInt64) -> Bool {
+        drmModeObjectSetProperty(fd, plane, UInt32(DRM_MODE_OBJECT_PLANE), property, value) == 0
+    }
 }

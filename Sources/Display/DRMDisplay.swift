@@ -8,7 +8,9 @@ import Raster
 /// A DRM/KMS output: drawing happens in an ordinary cached frame; only the
 /// rows damaged since a scanout buffer was last filled are copied into it (dumb
 /// buffers are write-combined: never read, written once per change), and it is
-/// shown with a page flip at the next refresh.
+/// shown with a page flip at the next refresh. The copy also turns the
+/// picture for a panel mounted sideways and converts it for 16-bit panels,
+/// unless the display controller turns it itself (its plane's rotation).
 ///
 /// On drivers whose flips complete at once (no vblank: virtio-gpu, stock bochs,
 /// some USB displays) the loop paces itself with a timer at the mode's refresh
@@ -19,10 +21,20 @@ public final class DRMDisplay: Display {
     public let crtcID: UInt32
     public let mode: DRMDevice.Mode
     public let frame: PixelBuffer
-    public var width: Int { mode.width }
-    public var height: Int { mode.height }
+    public let rotation: DisplayRotation
+    public let format: ScanoutPixelFormat
+    /// Turns and converts on the way into the scanout buffer.
+    private let copier: ScanoutCopier
+    /// The plane's rotation property, when the controller does the turn itself.
+    private let planeRotation: DRMDevice.PlaneRotation?
+    /// The frame's size: the mode's, swapped for quarter turns.
+    public var width: Int { frame.width }
+    public var height: Int { frame.height }
     public var refreshRate: Double { mode.refreshRate }
-    public var name: String { "\(connector.name) on \(device.path), \(mode)" }
+    public var name: String {
+        "\(connector.name) on \(device.path), \(mode)" + (format == .xrgb8888 ? "" : " \(format.rawValue)")
+            + (rotation == .upright ? "" : ", turned \(rotation.degrees)°" + (planeRotation != nil ? " by the plane" : ""))
+    }
 
     private struct ScanoutBuffer {
         var handle: UInt32
@@ -30,7 +42,6 @@ public final class DRMDisplay: Display {
         var size: UInt64
         var memory: UnsafeMutableRawPointer
         var framebuffer: UInt32
-        var pixels: PixelBuffer
         /// What changed in the cached frame since this buffer was last filled.
         var stale: IntRect
     }
@@ -51,7 +62,9 @@ public final class DRMDisplay: Display {
 
     /// Opens the output named `outputName` (a connector name such as HDMI-A-1,
     /// or a /dev/dri path), else the first connected connector of any card.
-    public init(outputName: String? = nil, size: (width: Int, height: Int)? = nil, refresh: Double? = nil) throws {
+    /// `size` is the mode's (the panel's), before `rotation`.
+    public init(outputName: String? = nil, size: (width: Int, height: Int)? = nil, refresh: Double? = nil,
+                rotation: DisplayRotation = .upright, format: ScanoutPixelFormat = .xrgb8888) throws {
         let (device, connector) = try DRMDisplay.choose(outputName)
         self.device = device
         self.connector = connector
@@ -86,8 +99,24 @@ public final class DRMDisplay: Display {
         } else {
             throw DisplayError("\(connector.name): no CRTC can drive it")
         }
+        self.rotation = rotation
+        self.format = format
+        // A half turn by the plane costs nothing per frame. Quarter turns stay in
+        // the copy: through the plane they need a framebuffer the other way round,
+        // and the controllers of small boards (vc4) offer only 0 and 180 anyway.
+        let halfTurnBit: UInt64 = 1 << 2   // DRM_MODE_ROTATE_180
+        if rotation == .halfTurn, let index = crtcs.firstIndex(of: crtcID),
+           let plane = device.primaryPlaneRotation(crtcIndex: index), plane.supported & halfTurnBit != 0 {
+            planeRotation = plane
+        } else {
+            planeRotation = nil
+        }
+        let frameWidth = rotation.swapsAxes ? mode.height : mode.width
+        let frameHeight = rotation.swapsAxes ? mode.width : mode.height
+        copier = ScanoutCopier(rotation: planeRotation == nil ? rotation : .upright, format: format,
+                               frameWidth: frameWidth, frameHeight: frameHeight)
         savedCRTC = drmModeGetCrtc(device.fd, crtcID)
-        frame = PixelBuffer(width: mode.width, height: mode.height)
+        frame = PixelBuffer(width: frameWidth, height: frameHeight)
         for _ in 0..<2 { buffers.append(try makeBuffer()) }
         console = VirtualTerminal.enterGraphics()
     }
@@ -133,7 +162,7 @@ public final class DRMDisplay: Display {
 
     private func makeBuffer() throws -> ScanoutBuffer {
         var handle: UInt32 = 0, pitch: UInt32 = 0, size: UInt64 = 0
-        guard drmModeCreateDumbBuffer(device.fd, UInt32(mode.width), UInt32(mode.height), 32, 0, &handle, &pitch, &size) == 0 else {
+        guard drmModeCreateDumbBuffer(device.fd, UInt32(mode.width), UInt32(mode.height), UInt32(format.bitsPerPixel), 0, &handle, &pitch, &size) == 0 else {
             throw DisplayError("\(device.path): cannot create a \(mode.width)x\(mode.height) scanout buffer (\(String(cString: strerror(errno))))")
         }
         var offset: UInt64 = 0
@@ -143,12 +172,18 @@ public final class DRMDisplay: Display {
         let memory = mmap(nil, Int(size), PROT_READ | PROT_WRITE, MAP_SHARED, device.fd, off_t(offset))
         guard let memory, memory != MAP_FAILED else { throw DisplayError("\(device.path): mmap of a scanout buffer failed") }
         var fb: UInt32 = 0
-        guard drmModeAddFB(device.fd, UInt32(mode.width), UInt32(mode.height), 24, 32, pitch, handle, &fb) == 0 else {
-            throw DisplayError("\(device.path): cannot add a framebuffer (\(String(cString: strerror(errno))))")
+        guard drmModeAddFB(device.fd, UInt32(mode.width), UInt32(mode.height), format.depth, format.bitsPerPixel, pitch, handle, &fb) == 0 else {
+            let hint = format == .xrgb8888 ? "" : "; the driver may not take \(format.rawValue): try xrgb8888"
+            throw DisplayError("\(device.path): cannot add a \(format.rawValue) framebuffer (\(String(cString: strerror(errno))))\(hint)")
         }
-        let pixels = PixelBuffer(wrapping: memory, width: mode.width, height: mode.height, strideBytes: Int(pitch))
-        return ScanoutBuffer(handle: handle, pitch: pitch, size: size, memory: memory, framebuffer: fb, pixels: pixels,
-                             stale: IntRect(x: 0, y: 0, width: mode.width, height: mode.height))
+        // The copier stores pixels of the format's width into this memory.
+        if format == .rgb565 {
+            _ = memory.bindMemory(to: UInt16.self, capacity: Int(size) / 2)
+        } else {
+            _ = memory.bindMemory(to: UInt32.self, capacity: Int(size) / 4)
+        }
+        return ScanoutBuffer(handle: handle, pitch: pitch, size: size, memory: memory, framebuffer: fb,
+                             stale: IntRect(x: 0, y: 0, width: frame.width, height: frame.height))
     }
 
     public var fileDescriptor: Int32 { device.fd }
@@ -196,8 +231,7 @@ public final class DRMDisplay: Display {
         isConnected = connected
         if !connected {
             if drmModeSetCrtc(device.fd, crtcID, 0, 0, 0, nil, 0, nil) != 0 {
-                let text = "radar-kiosk: switching \(connector.name) off failed: \(String(cString: strerror(errno)))\n"
-                _ = text.withCString { write(2, $0, strlen($0)) }
+                printError("radar-kiosk: switching \(connector.name) off failed: \(String(cString: strerror(errno)))")
             }
             modeSet = false
             flipPending = false
@@ -215,9 +249,11 @@ public final class DRMDisplay: Display {
         for i in buffers.indices { buffers[i].stale = buffers[i].stale.union(damage.intersection(frame.bounds)) }
         let back = modeSet ? 1 - front : front
         let region = buffers[back].stale
+        // Whole frame rows: upright, one contiguous run per buffer row into write-combined memory.
+        let copied = region.isEmpty ? region : IntRect(x: 0, y: region.y, width: frame.width, height: region.height)
+        let changed = copier.bufferRect(for: copied)
         if !region.isEmpty {
-            // Whole rows: one contiguous copy per row into write-combined memory.
-            buffers[back].pixels.copy(from: frame, rect: IntRect(x: 0, y: region.y, width: frame.width, height: region.height))
+            copier.copy(copied, of: frame, to: buffers[back].memory, pitch: Int(buffers[back].pitch))
             buffers[back].stale = .empty
         }
         if !modeSet {
@@ -226,13 +262,17 @@ public final class DRMDisplay: Display {
             guard drmModeSetCrtc(device.fd, crtcID, buffers[back].framebuffer, 0, 0, &connectorID, 1, &info) == 0 else {
                 throw DisplayError("\(connector.name): modeset failed (\(String(cString: strerror(errno))))")
             }
+            // Set after every modeset: whoever held the display in between (the console) may have reset it.
+            if let plane = planeRotation, !device.setPlaneProperty(plane: plane.planeID, property: plane.propertyID, value: 1 << 2) {
+                printError("radar-kiosk: \(connector.name): the plane refused a half turn (\(String(cString: strerror(errno))))")
+            }
             modeSet = true
             front = back
             return time
         }
         // Drivers that scan out of shadow memory need to be told what changed.
-        var clip = drm_clip_rect(x1: UInt16(max(region.x, 0)), y1: UInt16(max(region.y, 0)),
-                                 x2: UInt16(min(region.maxX, width)), y2: UInt16(min(region.maxY, height)))
+        var clip = drm_clip_rect(x1: UInt16(max(changed.x, 0)), y1: UInt16(max(changed.y, 0)),
+                                 x2: UInt16(min(changed.maxX, mode.width)), y2: UInt16(min(changed.maxY, mode.height)))
         if !region.isEmpty { _ = drmModeDirtyFB(device.fd, buffers[back].framebuffer, &clip, 1) }
         lastFlipRequest = Self.monotonicNow()
         guard drmModePageFlip(device.fd, crtcID, buffers[back].framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), flipTimestamp) == 0 else {
@@ -268,6 +308,9 @@ public final class DRMDisplay: Display {
 
     /// Puts back the mode and framebuffer the output had before, and the console.
     public func restore() {
+        if let plane = planeRotation {
+            _ = device.setPlaneProperty(plane: plane.planeID, property: plane.propertyID, value: 1)   // DRM_MODE_ROTATE_0
+        }
         if let saved = savedCRTC {
             var connectorID = connector.id
             if saved.pointee.buffer_id != 0 {
@@ -345,4 +388,10 @@ final class VirtualTerminal {
         _ = radar_ioctl_int(fd, radar_kdsetmode, UInt(previousMode == radar_kd_graphics ? radar_kd_text : previousMode))
         close(fd)
     }
+}
+
+/// One line on standard error, for what the display does on its own (there is no logger below the app).
+func printError(_ text: String) {
+    let line = text + "\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
 }

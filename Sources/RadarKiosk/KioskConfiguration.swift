@@ -15,6 +15,7 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var size: String?
     public var refresh: Double?
     public var rotation = 0
+    public var pixelFormat = "xrgb8888"
     public var fonts: String?
     public var socket: String?
     public var feed: String?
@@ -46,7 +47,8 @@ public struct KioskConfiguration: Equatable, Sendable {
         ("output", "NAME", "first connected", "DRM connector (HDMI-A-1, DSI-1, Virtual-1) or /dev/dri/by-path/... entry"),
         ("size", "WxH", "preferred mode", "the mode to choose (headless: the picture size)"),
         ("refresh", "HZ", "preferred mode", "the mode's refresh rate (headless: the simulated rate)"),
-        ("rotation", "0|90|180|270", "0", "rotate the picture"),
+        ("rotation", "0|90|180|270", "0", "turn the picture clockwise for a panel mounted sideways or upside down (size stays the panel's mode)"),
+        ("pixel_format", "xrgb8888|rgb565", "xrgb8888", "the scanout format: rgb565 for 16-bit panels (dithered)"),
         ("fonts", "DIR", "install prefix", "directory holding B612-Regular.otf, B612-Bold.otf, B612Mono-Regular.otf"),
         ("socket", "PATH", "none", "unix socket for JSON commands (mode 0660)"),
         ("feed", "auto|FILE|http://HOST/PATH|sbs://HOST:PORT", "none",
@@ -111,6 +113,8 @@ public struct KioskConfiguration: Equatable, Sendable {
             case "refresh": c.refresh = number(1...240)
             case "rotation":
                 if let r = Int(value), [0, 90, 180, 270].contains(r) { c.rotation = r } else { problem("rotation: expected 0, 90, 180 or 270, not '\(value)'") }
+            case "pixel_format":
+                if ["xrgb8888", "rgb565"].contains(value) { c.pixelFormat = value } else { problem("pixel_format: expected xrgb8888 or rgb565, not '\(value)'") }
             case "fonts": c.fonts = nonEmpty()
             case "socket":
                 if let v = nonEmpty() {

@@ -29,10 +29,21 @@ enum KioskRun {
         if let v = args.value("--radius") { config.radiusNM = try parseDouble(v, flag: "--radius", default: 3, range: 0.1...100) }
         if let v = args.value("--ceiling") { config.ceilingFeet = try parseInt(v, flag: "--ceiling", default: 10_000, range: 0...60_000) }
         if args.has("--include-ground") { config.includeGround = true }
-        if let r = args.value("--rotate"), r != "0" { throw ArgumentError("--rotate \(r): rotation is not supported yet") }
+        if let v = args.value("--rotate") {
+            guard let r = Int(v), DisplayRotation(degrees: r) != nil else { throw ArgumentError("--rotate \(v): expected 0, 90, 180 or 270") }
+            config.rotation = r
+        }
+        if let v = args.value("--pixel-format") {
+            guard ScanoutPixelFormat(rawValue: v) != nil else { throw ArgumentError("--pixel-format \(v): expected xrgb8888 or rgb565") }
+            config.pixelFormat = v
+        }
+        let rotation = DisplayRotation(degrees: config.rotation) ?? .upright
+        let format = ScanoutPixelFormat(rawValue: config.pixelFormat) ?? .xrgb8888
 
         let size = try config.size.map { try parseSize($0) }
-        let headlessSize = size ?? (1920, 1080)
+        // Headless shows what the viewer of the turned panel sees.
+        let panelSize = size ?? (1920, 1080)
+        let headlessSize = rotation.swapsAxes ? (panelSize.1, panelSize.0) : panelSize
         let refresh = config.refresh ?? 60
         let frames = try args.value("--frames").map { try parseInt($0, flag: "--frames", default: 0, range: 1...100_000_000) }
         let fonts = try FontSet(directory: config.fonts)
@@ -96,7 +107,7 @@ enum KioskRun {
         }
         if config.display == "drm" || config.display == "auto" {
             do {
-                let display = try DRMDisplay(outputName: config.output, size: size, refresh: config.refresh)
+                let display = try DRMDisplay(outputName: config.output, size: size, refresh: config.refresh, rotation: rotation, format: format)
                 defer { display.restore() }
                 let controller = KioskController(layout: KioskLayout(width: display.width, height: display.height),
                                                  renderer: KioskRenderer(fonts: fonts))

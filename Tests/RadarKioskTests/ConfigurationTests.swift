@@ -9,7 +9,8 @@ import Feed
     output = HDMI-A-1
     size = 1280x720
     refresh = 60
-    rotation = 0
+    rotation = 270
+    pixel_format = rgb565
     fonts = /usr/local/share/radar-kiosk/fonts
     socket = /run/radar-kiosk/control.sock
     feed = /run/readsb/aircraft.json
@@ -36,7 +37,8 @@ import Feed
     @Test func everyKeyIsRead() {
         let (c, problems) = KioskConfiguration.parse(Self.full, name: "k.conf")
         #expect(problems.isEmpty, "\(problems)")
-        #expect(c.display == "drm" && c.output == "HDMI-A-1" && c.size == "1280x720" && c.refresh == 60 && c.rotation == 0)
+        #expect(c.display == "drm" && c.output == "HDMI-A-1" && c.size == "1280x720" && c.refresh == 60 && c.rotation == 270)
+        #expect(c.pixelFormat == "rgb565")
         #expect(c.fonts == "/usr/local/share/radar-kiosk/fonts" && c.socket == "/run/radar-kiosk/control.sock")
         #expect(c.feed == "/run/readsb/aircraft.json" && c.station == GeoPoint(latitude: 51.47, longitude: -0.4543))
         #expect(c.radiusNM == 2.5 && c.exitRadiusNM == 3 && c.ceilingFeet == 8000 && c.maximumPositionAge == 30)
@@ -69,6 +71,8 @@ import Feed
         output = B
         key.f13 = toggle
         key.x = explode
+        rotation = 45
+        pixel_format = rgb888
         """
         let (_, problems) = KioskConfiguration.parse(text, name: "k.conf")
         #expect(problems == [
@@ -82,6 +86,8 @@ import Feed
             "k.conf:9: output is set again (first on line 8)",
             "k.conf:10: key.f13: unknown key 'f13' (a-z, 0-9, space, enter, escape, up, down, left, right)",
             "k.conf:11: key.x: expected toggle, overflight, standby, next, quit or none, not 'explode'",
+            "k.conf:12: rotation: expected 0, 90, 180 or 270, not '45'",
+            "k.conf:13: pixel_format: expected xrgb8888 or rgb565, not 'rgb888'",
         ])
         let (_, missing) = KioskConfiguration.parse("feed = /run/readsb/aircraft.json", name: "k.conf")
         #expect(missing == ["k.conf: feed is set but station is not (distances need the kiosk's position)"])
