@@ -35,9 +35,10 @@ public final class HotplugMonitor {
                 let line = "uevent: " + fields.joined(separator: " ") + "\n"
                 _ = line.withCString { write(2, $0, strlen($0)) }
             }
-            // Any DRM change: a connector's HOTPLUG=1, or a plain change event
-            // (re-probing is one cheap ioctl, so no event is worth missing).
-            if fields.contains("SUBSYSTEM=drm") && fields.contains("ACTION=change") {
+            // Any DRM change: a connector's HOTPLUG=1, a plain change event, or a
+            // card added by a driver that loaded late (re-probing is a few cheap
+            // ioctls, so no event is worth missing).
+            if fields.contains("SUBSYSTEM=drm") && (fields.contains("ACTION=change") || fields.contains("ACTION=add")) {
                 hotplug = true
             }
         }

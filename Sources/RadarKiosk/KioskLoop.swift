@@ -13,10 +13,10 @@ import RasterIO
 /// Frames are drawn only when something moves; otherwise the loop sleeps until
 /// an input, a scripted command or a feed wake-up.
 final class KioskLoop {
-    let display: Display
-    let drm: DRMDisplay?
+    private(set) var display: Display
+    private(set) var drm: DRMDisplay?
     let controller: KioskController
-    let canvas: Canvas
+    private(set) var canvas: Canvas
     let signals: Int32
     var script: [TimedCommand]
     let frameLimit: Int?
@@ -32,8 +32,12 @@ final class KioskLoop {
     /// After an edge, the level is read once things settle (the last one wins).
     private var gpioCheckAt: Double?
     private var gpioActive: Bool?
-    /// DRM hotplug uevents (only with a DRM display).
+    /// DRM hotplug uevents: with a DRM display, to follow its connector; while
+    /// headless, to take a display that appears (with `takeDisplay`).
     var hotplug: HotplugMonitor?
+    /// Opens a DRM display if one is connected now; set while running headless
+    /// because none was, so that a cable plugged in later shows the kiosk.
+    var takeDisplay: (() -> DRMDisplay?)?
     /// Key code → action, from the configuration.
     var keyMap: [UInt16: KeyAction] = [:]
     /// A bouncing switch or a mashed key makes at most one transition per window.
@@ -202,9 +206,16 @@ final class KioskLoop {
                 gpioCheckAt = nil
                 applyGPIOLevel()
             }
-            if let hotplug, let drm, fds[hotplugIndex].revents != 0, hotplug.drain(), drm.reprobe() {
-                printError("radar-kiosk: \(drm.connector.name) \(drm.isConnected ? "is back: repainting" : "is gone: display off until it returns")")
-                if drm.isConnected { controller.invalidate(); nextFrame = now }
+            if let hotplug, fds[hotplugIndex].revents != 0, hotplug.drain() {
+                if let drm {
+                    if drm.reprobe() {
+                        printError("radar-kiosk: \(drm.connector.name) \(drm.isConnected ? "is back: repainting" : "is gone: display off until it returns")")
+                        if drm.isConnected { controller.invalidate(); nextFrame = now }
+                    }
+                } else if let taken = takeDisplay?() {
+                    adopt(taken)
+                    nextFrame = now
+                }
             }
             if let keyboards, fds[keyboardStart..<hotplugIndex].contains(where: { $0.revents != 0 }) {
                 for key in keyboards.service() where key.value == 1 {
@@ -221,6 +232,20 @@ final class KioskLoop {
         let pacing = drm.map { $0.completesFlipsImmediately ? ", flips without vblank" : ", flips with vblank" } ?? ""
         printError("radar-kiosk: \(framesPresented) frames in \(rounded(seconds)) s (\(rounded(fps)) fps, mode \(rounded(display.refreshRate)) Hz\(pacing)), "
                    + "CPU \(rounded(cpu * 1000 / Double(max(framesPresented, 1)))) ms per frame")
+    }
+
+    /// Moves from the headless display to `taken`: the scene is laid out for its
+    /// size at once and drawn whole on it; the state carries over.
+    private func adopt(_ taken: DRMDisplay) {
+        takeDisplay = nil
+        display = taken
+        drm = taken
+        canvas = Canvas(target: taken.frame)
+        controller.resize(KioskLayout(width: taken.width, height: taken.height), at: now)
+        taken.enableVTSwitching(signal: SIGUSR2)
+        printError("radar-kiosk: a display appeared: showing on \(taken.name)")
+        notifier.send("STATUS=\(statusLine)")
+        lastStatus = statusLine
     }
 
     /// Applies a key's action; returns it (quit ends the loop when run by hand).

@@ -131,6 +131,20 @@ enum KioskRun {
             // Headless in real time: commands, the socket and the feed drive it.
             let loop = try KioskLoop(display: display, controller: controller, script: script, frameLimit: frames)
             configure(loop)
+            defer { loop.drm?.restore() }
+            if config.display == "auto" {
+                // No display now (a board booted with the cable out, a driver still
+                // loading): the first one that appears is taken.
+                loop.hotplug = HotplugMonitor()
+                loop.takeDisplay = {
+                    do {
+                        return try DRMDisplay(outputName: config.output, size: size, refresh: config.refresh, rotation: rotation, format: format)
+                    } catch {
+                        printError("radar-kiosk: a display changed but none can be taken: \(error)")
+                        return nil
+                    }
+                }
+            }
             try loop.run()
             return 0
         }

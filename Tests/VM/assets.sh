@@ -3,7 +3,9 @@
 # modules the VM tests load, into DIR (cached between runs).
 set -euo pipefail
 dir=$1
-[ -f "$dir/ready" ] && exit 0
+# Bump when the set of modules changes, so cached assets are rebuilt.
+stamp=assets-2
+grep -qs "$stamp" "$dir/ready" && exit 0
 mkdir -p "$dir"
 cd "$dir"
 pkg=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-[0-9]/{print $2; exit}')
@@ -15,15 +17,17 @@ version=$(ls root/lib/modules)
 cp root/boot/vmlinuz-"$version" vmlinuz
 mkdir -p modules
 for m in drm drm_kms_helper ttm drm_ttm_helper drm_vram_helper bochs evdev configfs \
-         usb-common usbcore xhci-hcd xhci-pci hid usbhid hid-generic; do
+         usb-common usbcore xhci-hcd xhci-pci hid usbhid hid-generic drm_shmem_helper cirrus; do
     find root/lib/modules/"$version" -name "$m.ko" -exec cp {} modules/ \;
     [ -f "modules/$m.ko" ] || { echo "module $m.ko not found in $pkg" >&2; exit 1; }
 done
 rm -rf root ./*.deb
 
-# gpio-sim is not in Debian's kernel: build it out of tree from the matching
-# source, headers and kbuild packages, irq_sim included. In 6.1 irq_to_desc()
-# is not exported to modules, so irq_sim's handler calls generic_handle_irq().
+# gpio-sim and vkms are not in Debian's kernel: build them out of tree from the
+# matching source, headers and kbuild packages. gpio-sim needs irq_sim, and in
+# 6.1 irq_to_desc() is not exported to modules, so irq_sim's handler calls
+# generic_handle_irq(). vkms is the one DRM driver here with a vblank (an
+# hrtimer at the mode's rate), for testing flip-paced frames.
 kver=$(echo "$pkg" | sed 's/^linux-image-//')            # 6.1.0-57-amd64
 debver=$(apt-cache show "$pkg" | awk '/^Version:/{print $2; exit}')
 series=$(echo "$kver" | cut -d. -f1,2)                    # 6.1
@@ -33,7 +37,7 @@ apt-get download "linux-source-$series=$debver" "linux-headers-$kver" "linux-hea
     || (cd /tmp && apt-get download "linux-source-$series=$debver" "linux-headers-$kver" "linux-headers-$flavour_common" "linux-kbuild-$series=$debver" >/dev/null && mv /tmp/linux-*.deb "$dir/gpio/")
 for d in ./*.deb; do dpkg-deb -x "$d" root; done
 tar -xJf "root/usr/src/linux-source-$series.tar.xz" "linux-source-$series/drivers/gpio/gpio-sim.c" \
-    "linux-source-$series/drivers/gpio/gpiolib.h" "linux-source-$series/kernel/irq/irq_sim.c"
+    "linux-source-$series/drivers/gpio/gpiolib.h" "linux-source-$series/kernel/irq/irq_sim.c" "linux-source-$series/drivers/gpu/drm/vkms"
 mkdir -p mod
 cp "linux-source-$series/drivers/gpio/gpio-sim.c" mod/gpio-sim-main.c
 cp "linux-source-$series/drivers/gpio/gpiolib.h" "linux-source-$series/kernel/irq/irq_sim.c" mod/
@@ -44,6 +48,11 @@ headers="$PWD/root/usr/src/linux-headers-$kver"
 sed -i "s|include /usr/src/|include $PWD/root/usr/src/|" "$headers/Makefile"
 make -s -C "$headers" M="$PWD/mod" modules 2>&1 | grep -v "Skipping BTF" || true
 cp mod/gpio-sim.ko ../modules/
+mkdir -p vkms
+cp "linux-source-$series"/drivers/gpu/drm/vkms/*.[ch] vkms/
+printf 'obj-m := vkms.o\nvkms-y := %s\n' "$(cd vkms && ls *.c | sed 's/\.c$/.o/' | tr '\n' ' ')" > vkms/Kbuild
+make -s -C "$headers" M="$PWD/vkms" modules 2>&1 | grep -v "Skipping BTF" || true
+cp vkms/vkms.ko ../modules/
 cd ..
 rm -rf gpio
-echo "$version" > ready
+echo "$version $stamp" > ready

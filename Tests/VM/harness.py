@@ -21,7 +21,9 @@ import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODULES = ["drm", "drm_kms_helper", "ttm", "drm_ttm_helper", "drm_vram_helper", "bochs", "evdev", "configfs", "gpio-sim",
-           "usb-common", "usbcore", "xhci-hcd", "xhci-pci", "hid", "usbhid", "hid-generic"]
+           "usb-common", "usbcore", "xhci-hcd", "xhci-pci", "hid", "usbhid", "hid-generic",
+           # Loaded by the tests that need them: a 16-bit display, and a driver with vblank.
+           "drm_shmem_helper", "cirrus", "vkms"]
 
 
 # ---------------------------------------------------------------- images
@@ -104,6 +106,8 @@ class VM:
             "qemu-system-x86_64", "-M", "pc", "-accel", "tcg", "-cpu", "max", "-m", "512", "-smp", "1",
             "-nodefaults", "-no-user-config", "-no-reboot", "-display", "none",
             "-device", f"bochs-display,id=video0,xres={width},yres={height},edid=on,refresh_rate={refresh_mhz},vgamem=16M",
+            # A second display, bound only when the RGB565 test loads its driver.
+            "-device", "cirrus-vga,id=video1",
             "-device", "qemu-xhci,id=xhci",
             "-kernel", kernel, "-initrd", initrd,
             "-append", "console=ttyS0,115200 quiet loglevel=3 panic=-1",
@@ -165,9 +169,11 @@ class VM:
             if "return" in reply or "error" in reply:
                 return reply
 
-    def screendump(self):
+    def screendump(self, device=None):
         path = os.path.join(self.dir, f"screen-{time.time():.3f}.ppm")
-        self.command("screendump", filename=path)
+        reply = self.command("screendump", filename=path, **({"device": device} if device else {}))
+        if "error" in reply:
+            raise RuntimeError(f"screendump: {reply['error']}")
         return read_ppm(path)
 
     def stop(self):
@@ -223,6 +229,7 @@ OVERFLIGHT = '{"mode":"overflight","aircraft":{"callsign":"BAW283","type":"B789"
 STATES = {
     OVERFLIGHT: "overflight.json",
     '{"at":0,"cmd":"set","state":' + OVERFLIGHT + '}': "overflight.jsonl",
+    '{"cmd":"set","state":' + OVERFLIGHT + '}': "set-overflight.json",
 }
 
 
@@ -449,7 +456,101 @@ class Tests:
         except (IndexError, ValueError):
             pass
         self.check("frames are paced at the mode's refresh (±5 %) without vblank", fps is not None and mode and abs(fps - mode) <= 0.05 * mode and "without vblank" in line, line)
+
+        self.rotation(want)
+        self.display_after_headless_start(want)
+        self.vblank_pacing()
+        self.rgb565()
         return self.failed == 0
+
+    def expected(self, w, h):
+        path = os.path.join(self.work, f"expected-{w}x{h}.png")
+        subprocess.run([self.kiosk, "render", "--state", os.path.join(self.work, "overflight.json"), "--size", f"{w}x{h}", "--out", path],
+                       check=True, capture_output=True)
+        return read_png(path)
+
+    def rotation(self, upright):
+        """A panel mounted sideways: the kiosk lays out a portrait picture and turns it in the copy."""
+        self.start_kiosk("--display drm --rotate 90 --autoplay /etc/overflight.jsonl")
+        time.sleep(4)
+        w, h, screen = self.vm.screendump()
+        log = self.stop_kiosk("TERM")
+        # Turn the screen back a quarter (anticlockwise): picture (x, y) is on screen at (w - 1 - y, x).
+        pw, ph = h, w
+        picture = bytearray(pw * ph * 3)
+        for y in range(ph):
+            for x in range(pw):
+                i = (x * w + (w - 1 - y)) * 3
+                picture[(y * pw + x) * 3:(y * pw + x) * 3 + 3] = screen[i:i + 3]
+        ew, eh, want = self.expected(pw, ph)
+        mean, over8 = difference(bytes(picture), want)
+        unturned, _ = difference(screen, upright)
+        self.check("turned 90°: the screen is the portrait picture turned clockwise", (ew, eh) == (pw, ph) and mean < 1.0 and unturned > 5
+                   and "turned 90°" in log, f"(mean {mean:.3f}, >8: {over8 * 100:.2f} %; vs the landscape picture {unturned:.2f})")
+
+    def display_after_headless_start(self, want):
+        """Booted with the monitor off: the kiosk runs headless, then takes the display when it appears."""
+        status_file = self.vm.sh("ls /sys/class/drm/*Virtual-1/status")[1].strip()
+        connector_dir = os.path.dirname(status_file)
+        card_uevent = os.path.join(os.path.dirname(connector_dir), os.path.basename(connector_dir).split("-")[0], "uevent")
+        self.vm.sh(f"echo off > {status_file}; echo change > {card_uevent}")
+        # In real time (an autoplay script would make a headless run a recording): the state comes as a command.
+        self.start_kiosk("--display auto < /etc/set-overflight.json")
+        headless = "using the headless display" in self.kiosk_log()
+        time.sleep(1)
+        self.vm.sh(f"echo detect > {status_file}; echo change > {card_uevent}")
+        deadline = time.time() + 20
+        while "a display appeared" not in self.kiosk_log() and time.time() < deadline:
+            time.sleep(0.3)
+        time.sleep(3)
+        _, _, screen = self.vm.screendump()
+        log = self.stop_kiosk("TERM")
+        mean, _ = difference(screen, want)
+        self.check("no display at start: headless, then the display is taken when it appears", headless and "a display appeared: showing on Virtual-1" in log
+                   and mean < 1.0 and "exit=0" in log, f"(vs the headless rendering {mean:.3f}) " + next((l for l in log.splitlines() if "appeared" in l), log.strip()[-300:]))
+
+    def vblank_pacing(self):
+        """vkms completes flips at its (hrtimer) vblank: the flip events pace the loop."""
+        before = set(self.vm.sh("ls /dev/dri")[1].split())
+        status, out = self.vm.sh("insmod /modules/drm_shmem_helper.ko; insmod /modules/vkms.ko")
+        cards = sorted(set(self.vm.sh("ls /dev/dri")[1].split()) - before)
+        if status != 0 or not cards:
+            self.check("vkms loads for the vblank test", False, out.strip())
+            return
+        self.start_kiosk(f"--display drm --output /dev/dri/{cards[0]} --size 640x480 --refresh 60 --frames 300")
+        deadline = time.time() + 120
+        while "exit=" not in self.kiosk_log() and time.time() < deadline:
+            time.sleep(1)
+        log = self.kiosk_log()
+        line = next((l for l in log.splitlines() if " frames in " in l), "")
+        fps = mode = None
+        try:
+            fps = float(line.split("(")[1].split(" fps")[0])
+            mode = float(line.split("mode ")[1].split(" Hz")[0])
+        except (IndexError, ValueError):
+            pass
+        self.check("frames are paced by flip events at the mode's refresh (±5 %) with vblank", fps is not None and mode and abs(fps - mode) <= 0.05 * mode
+                   and "with vblank" in line and "exit=0" in log, line or log.strip()[-300:])
+        self.vm.sh("rmmod vkms")
+
+    def rgb565(self):
+        """A 16-bit display (cirrus): the copy converts and dithers; the screen holds only 565 levels."""
+        status, out = self.vm.sh("grep -q drm_shmem_helper /proc/modules || insmod /modules/drm_shmem_helper.ko; insmod /modules/cirrus.ko")
+        if status != 0:
+            self.check("cirrus loads for the RGB565 test", False, out.strip())
+            return
+        time.sleep(1)
+        self.start_kiosk("--display drm --output VGA-1 --size 800x600 --pixel-format rgb565 --autoplay /etc/overflight.jsonl")
+        time.sleep(4)
+        w, h, screen = self.vm.screendump(device="video1")
+        log = self.stop_kiosk("TERM")
+        ew, eh, want = self.expected(w, h)
+        mean, over8 = difference(screen, want)
+        # 5-bit red and blue expand to 8 bits as (v << 3) | (v >> 2): any other value was not 565.
+        five = {(v << 3) | (v >> 2) for v in range(32)}
+        off_grid = sum(1 for i in range(0, len(screen), 3) if screen[i] not in five or screen[i + 2] not in five)
+        self.check("RGB565: the screen is the picture in 16-bit colour", (ew, eh) == (w, h) == (800, 600) and mean < 3.0 and off_grid == 0
+                   and "rgb565" in log, f"(mean {mean:.3f}, >8: {over8 * 100:.2f} %, pixels off the 565 grid: {off_grid})")
 
 
 def main():
