@@ -51,7 +51,8 @@ public final class DRMDisplay: Display {
     private var savedCRTC: UnsafeMutablePointer<drmModeCrtc>?
     private var modeSet = false
     public private(set) var flipPending = false
-    private var lastFlipRequest = 0.0
+    private var lastFlipCompletion = -Double.infinity
+    private var firstFlipCompletion: Double?
     private var fastFlips = 0
     public private(set) var flipsCompleted = 0
     /// Set once flips keep completing in well under a refresh period.
@@ -274,13 +275,20 @@ public final class DRMDisplay: Display {
         var clip = drm_clip_rect(x1: UInt16(max(changed.x, 0)), y1: UInt16(max(changed.y, 0)),
                                  x2: UInt16(min(changed.maxX, mode.width)), y2: UInt16(min(changed.maxY, mode.height)))
         if !region.isEmpty { _ = drmModeDirtyFB(device.fd, buffers[back].framebuffer, &clip, 1) }
-        lastFlipRequest = Self.monotonicNow()
         guard drmModePageFlip(device.fd, crtcID, buffers[back].framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), flipTimestamp) == 0 else {
             throw DisplayError("\(connector.name): page flip failed (\(String(cString: strerror(errno))))")
         }
         flipPending = true
         front = back
         return time + 1 / refreshRate
+    }
+
+    /// Completed flips per second by the kernel's stamps, from the first to the
+    /// last: the rate frames reached the screen, without the start-up before the
+    /// first flip (a continuously animating kiosk shows the mode's rate here).
+    public var flipRate: Double? {
+        guard let first = firstFlipCompletion, flipsCompleted >= 2, lastFlipCompletion > first else { return nil }
+        return Double(flipsCompleted - 1) / (lastFlipCompletion - first)
     }
 
     /// Reads flip events from the device (call when its descriptor is readable).
@@ -296,10 +304,16 @@ public final class DRMDisplay: Display {
         if drmHandleEvent(device.fd, &context) == 0 && before && flipTimestamp.pointee > 0 {
             flipPending = false
             flipsCompleted += 1
-            // The kernel stamps a flip with the vblank it waited for. One stamped
-            // within a tenth of a period of its request did not wait; three in a
-            // row mean the driver has no vblank and the loop must pace by timer.
-            if flipTimestamp.pointee - lastFlipRequest < 0.1 / refreshRate { fastFlips += 1 } else { fastFlips = 0 }
+            // The kernel stamps a flip with the vblank it waited for, and two
+            // vblanks are a whole period apart. Flips stamped closer together
+            // than that did not wait; three in a row mean the driver has no
+            // vblank and the loop must pace by timer. (Comparing a stamp with
+            // its request instead misfires when drawing takes most of a period:
+            // the request then lands just before each vblank, every time.)
+            let stamp = flipTimestamp.pointee
+            if stamp - lastFlipCompletion < 0.75 / refreshRate { fastFlips += 1 } else { fastFlips = 0 }
+            lastFlipCompletion = stamp
+            if firstFlipCompletion == nil { firstFlipCompletion = stamp }
             if fastFlips >= 3 { completesFlipsImmediately = true }
             return true
         }

@@ -229,7 +229,9 @@ final class KioskLoop {
         let seconds = now
         let cpu = Self.seconds(cpuEnd.ru_utime) + Self.seconds(cpuEnd.ru_stime) - Self.seconds(cpuStart.ru_utime) - Self.seconds(cpuStart.ru_stime)
         let fps = Double(framesPresented) / max(seconds, 1e-9)
-        let pacing = drm.map { $0.completesFlipsImmediately ? ", flips without vblank" : ", flips with vblank" } ?? ""
+        let pacing = drm.map { d in
+            (d.completesFlipsImmediately ? ", flips without vblank" : ", flips with vblank") + (d.flipRate.map { " at \(rounded($0)) Hz" } ?? "")
+        } ?? ""
         printError("radar-kiosk: \(framesPresented) frames in \(rounded(seconds)) s (\(rounded(fps)) fps, mode \(rounded(display.refreshRate)) Hz\(pacing)), "
                    + "CPU \(rounded(cpu * 1000 / Double(max(framesPresented, 1)))) ms per frame")
     }
