@@ -112,6 +112,9 @@ public final class GradientTable {
     public let entries: UnsafeMutablePointer<UInt32>
     public private(set) var size = 256
     public private(set) var isOpaque = true
+    /// What the entries were last built from: the dial's twelve blips share one
+    /// glow, so eleven of their tables need no work.
+    private var builtFrom: (stops: GradientStops, size: Int, opacity: Float)?
 
     public init() {
         entries = .allocate(capacity: Self.maximumSize)
@@ -123,6 +126,8 @@ public final class GradientTable {
     /// Samples `stops` at `size` evenly spaced offsets 0...1, times `opacity`.
     public func build(_ stops: GradientStops, size: Int, opacity: Float) {
         precondition(size >= 2 && size <= Self.maximumSize)
+        if let last = builtFrom, last.size == size, last.opacity == opacity, last.stops == stops { return }
+        builtFrom = (stops, size, opacity)
         self.size = size
         let n = stops.count
         if n == 0 {
