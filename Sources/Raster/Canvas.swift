@@ -29,6 +29,10 @@ public final class Canvas {
     private var colorScratch: UnsafeMutablePointer<UInt32>
     private var coverageScratch: UnsafeMutablePointer<UInt8>
     private var scratchCapacity = 0
+    /// Per target row, what the current gradient fill shaded there (GradientPainter).
+    private var shadedRows: UnsafeMutablePointer<SIMD4<Int32>>
+    private var shadedRowCapacity = 0
+    private var gradientFills: Int32 = 0
 
     private var clipMasks: [AlphaMask] = []
     private var clipMaskCount = 0
@@ -55,7 +59,9 @@ public final class Canvas {
         state = State(clipRect: target.bounds)
         colorScratch = .allocate(capacity: 1)
         coverageScratch = .allocate(capacity: 1)
+        shadedRows = .allocate(capacity: 1)
         ensureScratch(target.width)
+        ensureShadedRows(target.height)
         savedStates.reserveCapacity(16)
         groups.reserveCapacity(8)
     }
@@ -63,6 +69,16 @@ public final class Canvas {
     deinit {
         colorScratch.deallocate()
         coverageScratch.deallocate()
+        shadedRows.deallocate()
+    }
+
+    private func ensureShadedRows(_ height: Int) {
+        if height <= shadedRowCapacity { return }
+        shadedRows.deallocate()
+        shadedRows = .allocate(capacity: height)
+        // Fill 0 is never used, so zeroed records belong to no fill.
+        shadedRows.initialize(repeating: .zero, count: height)
+        shadedRowCapacity = height
     }
 
     private func ensureScratch(_ width: Int) {
@@ -81,6 +97,7 @@ public final class Canvas {
         precondition(groups.isEmpty, "retarget inside an opacity group")
         target = buffer
         ensureScratch(buffer.width)
+        ensureShadedRows(buffer.height)
         state = State(clipRect: buffer.bounds)
         savedStates.removeAll(keepingCapacity: true)
         clipMaskCount = 0
@@ -274,8 +291,15 @@ public final class Canvas {
             clipped(painter, body)
         case let .gradient(gradient):
             table.build(gradient.stops, size: gradientTableSize(gradient), opacity: opacity)
+            // Records of earlier fills must not match: after 2^31 fills, start over clean.
+            if gradientFills == .max {
+                gradientFills = 0
+                shadedRows.update(repeating: .zero, count: shadedRowCapacity)
+            }
+            gradientFills += 1
             let painter = GradientPainter(target: target, geometry: deviceGeometry(gradient.geometry),
-                                          spread: gradient.spread, table: table, scratch: colorScratch)
+                                          spread: gradient.spread, table: table, scratch: colorScratch,
+                                          shadedRows: target.height <= shadedRowCapacity ? shadedRows : nil, fill: gradientFills)
             clipped(painter, body)
         }
     }

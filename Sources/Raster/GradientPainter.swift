@@ -10,9 +10,10 @@ import Darwin
 public struct GradientPainter: SpanPainter {
     @usableFromInline enum Shape {
         case linear(origin: Point, step: Point)          // offset = dot(p - origin, step)
-        // Pixels x and mirrorSum - x of a row share a colour; nil when the centre
-        // is not on (within 1/512 px of) a pixel centre or edge.
-        case radial(center: Point, inverseRadius: Float, mirrorSum: Int?)
+        // Pixels x and mirrorSum - x of a row share a colour, and so do rows y and
+        // rowMirrorSum - y; nil when the centre is not on (within 1/512 px of) a
+        // pixel centre or edge in that axis.
+        case radial(center: Point, inverseRadius: Float, mirrorSum: Int?, rowMirrorSum: Int?)
         case conic(center: Point, startAngle: Float)
     }
 
@@ -25,16 +26,28 @@ public struct GradientPainter: SpanPainter {
     @usableFromInline let repeats: Bool
     @usableFromInline let shape: Shape
     @usableFromInline let scratch: UnsafeMutablePointer<UInt32>
+    /// Per target row, the last span this fill shaded straight into the target:
+    /// (fill, first x, end x, unused). A radial fill copies a row's colours from
+    /// its mirror row above when that one was shaded, instead of computing them.
+    @usableFromInline let shadedRows: UnsafeMutablePointer<SIMD4<Int32>>?
+    @usableFromInline let rowCount: Int
+    /// Tells this fill's records in `shadedRows` from older fills' ones.
+    @usableFromInline let fill: Int32
 
     /// `geometry` is in device pixels; `table` was built for this gradient;
-    /// `scratch` holds at least one row of the target.
+    /// `scratch` holds at least one row of the target. `shadedRows`, if given,
+    /// has an entry per target row and `fill` differs from every earlier fill's.
     public init(target: PixelBuffer, geometry: Gradient.Geometry, spread: GradientSpread,
-                table: GradientTable, scratch: UnsafeMutablePointer<UInt32>) {
+                table: GradientTable, scratch: UnsafeMutablePointer<UInt32>,
+                shadedRows: UnsafeMutablePointer<SIMD4<Int32>>? = nil, fill: Int32 = 0) {
         base = target.pixels
         rowPixels = target.rowPixels
         self.table = UnsafePointer(table.entries)
         isOpaque = table.isOpaque
         self.scratch = scratch
+        self.shadedRows = shadedRows
+        rowCount = target.height
+        self.fill = fill
         switch geometry {
         case let .linear(start, end):
             let d = end - start
@@ -42,12 +55,14 @@ public struct GradientPainter: SpanPainter {
             shape = .linear(origin: start, step: len2 > 0 ? d / len2 : .zero)
             repeats = spread == .repeat
         case let .radial(center, radius):
-            let twiceX = 2 * center.x
             // A centre computed as 0.3 × 1920 in Float lands 2e-5 px off 576; snapping it
             // moves each offset by under 1/512 px, far below one step of the table.
-            let mirrors = abs(twiceX - twiceX.rounded()) <= 1 / 256 && abs(twiceX) < 16_777_216
+            func mirrorSum(_ c: Float) -> Int? {
+                let twice = 2 * c
+                return abs(twice - twice.rounded()) <= 1 / 256 && abs(twice) < 16_777_216 ? Int(twice.rounded()) - 1 : nil
+            }
             shape = .radial(center: center, inverseRadius: radius > 0 ? 1 / radius : 0,
-                            mirrorSum: mirrors ? Int(twiceX.rounded()) - 1 : nil)
+                            mirrorSum: mirrorSum(center.x), rowMirrorSum: mirrorSum(center.y))
             repeats = spread == .repeat
         case let .conic(center, startAngle):
             shape = .conic(center: center, startAngle: startAngle)
@@ -63,7 +78,11 @@ public struct GradientPainter: SpanPainter {
         let dst = base + y * rowPixels + x0
         let n = x1 - x0
         if coverage == 255 && isOpaque {
-            shade(into: dst, y: y, x0: x0, count: n)
+            if case let .radial(_, _, _, rowMirrorSum?) = shape, let rows = shadedRows {
+                shadeMirroringRows(into: dst, y: y, x0: x0, count: n, rowMirrorSum: rowMirrorSum, rows: rows)
+            } else {
+                shade(into: dst, y: y, x0: x0, count: n)
+            }
         } else {
             shade(into: scratch, y: y, x0: x0, count: n)
             SpanCompositor.blend(dst, source: scratch, count: n, coverage: coverage)
@@ -80,6 +99,27 @@ public struct GradientPainter: SpanPainter {
             let s = c == 255 ? scratch[i] : PixelMath.scale(scratch[i], by: c)
             p[i] = PixelMath.sourceOver(s, p[i])
         }
+    }
+
+    /// Shades an opaque span straight into the target row `y`, copying what its
+    /// mirror row already holds: an opaque colour at full coverage replaced
+    /// whatever was below it, and the sweep paints each pixel once per fill.
+    @inlinable
+    func shadeMirroringRows(into dst: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, count: Int,
+                            rowMirrorSum: Int, rows: UnsafeMutablePointer<SIMD4<Int32>>) {
+        let mirror = rowMirrorSum - y
+        if mirror >= 0 && mirror < y {
+            let record = rows[mirror]
+            let start = max(x0, Int(record[1])), end = min(x0 + count, Int(record[2]))
+            if record[0] == fill && end - start >= 16 {
+                shade(into: dst, y: y, x0: x0, count: start - x0)
+                (dst + (start - x0)).update(from: base + mirror * rowPixels + start, count: end - start)
+                shade(into: dst + (end - x0), y: y, x0: end, count: x0 + count - end)
+                return
+            }
+        }
+        shade(into: dst, y: y, x0: x0, count: count)
+        if y >= 0 && y < rowCount { rows[y] = SIMD4(fill, Int32(x0), Int32(x0 + count), 0) }
     }
 
     /// Writes the colours of pixels `x0..<x0+count` of row `y` to `out`.
@@ -100,7 +140,7 @@ public struct GradientPainter: SpanPainter {
                 let px = lane + (first + Float(b << 3))
                 lookUp((px - origin.x) * step.x + rowTerm, into: out + (b << 3), lanes: b < blocks ? 8 : count & 7)
             }
-        case let .radial(center, inverseRadius, mirrorSum):
+        case let .radial(center, inverseRadius, mirrorSum, _):
             let dy = py - center.y
             let dy2 = dy * dy
             // A span across the centre column computes its right part and the left
@@ -121,12 +161,23 @@ public struct GradientPainter: SpanPainter {
             }
             shadeRadial(into: out, x: x0, count: count, centerX: center.x, dy2: dy2, inverseRadius: inverseRadius)
         case let .conic(center, startAngle):
-            let dy = SIMD8<Float>(repeating: py - center.y)
-            let scale: Float = 1 / (2 * .pi)
-            for b in 0...blocks {
-                let dx = lane + (first + Float(b << 3) - center.x)
-                lookUp((FastMath.atan2(dy, dx) - startAngle) * scale, into: out + (b << 3), lanes: b < blocks ? 8 : count & 7)
-            }
+            shadeConic(into: out, dy: py - center.y, firstDX: first - center.x, count: count, startAngle: startAngle)
+        }
+    }
+
+    /// Conic colours of `count` pixels of a row `dy` from the centre, the first
+    /// `firstDX` to its right. Its own function so that the vector atan2 is
+    /// inlined into the loop: inside `shade` the optimiser left it a call,
+    /// with every argument and result going through the stack.
+    @inlinable
+    func shadeConic(into out: UnsafeMutablePointer<UInt32>, dy row: Float, firstDX: Float, count: Int, startAngle: Float) {
+        let lane = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
+        let dy = SIMD8<Float>(repeating: row)
+        let scale: Float = 1 / (2 * .pi)
+        let blocks = count >> 3
+        for b in 0...blocks {
+            let dx = lane + (firstDX + Float(b << 3))
+            lookUp((FastMath.atan2(dy, dx) - startAngle) * scale, into: out + (b << 3), lanes: b < blocks ? 8 : count & 7)
         }
     }
 

@@ -130,20 +130,27 @@ import Darwin
     }
 
     /// Rows across a centre on a pixel edge or centre copy one side from the
-    /// other; they must match a centre 0.01 px away, which computes every pixel.
-    @Test(arguments: [40 as Float, 40.5, 61])
-    func mirroredRadialRowsMatchComputedOnes(centerX: Float) {
-        func draw(_ cx: Float) -> PixelBuffer {
-            let buffer = PixelBuffer(width: 100, height: 9)
+    /// other, and rows below such a centre copy the rows above; they must match
+    /// a centre 0.01 px away, which computes every pixel.
+    @Test(arguments: [(40 as Float, 20 as Float), (40.5, 20.5), (61, 13), (40, 19.3)])
+    func mirroredRadialRowsMatchComputedOnes(centerX: Float, centerY: Float) {
+        func draw(_ cx: Float, _ cy: Float) -> PixelBuffer {
+            let buffer = PixelBuffer(width: 100, height: 40)
+            buffer.fill(0xFF11_2233)
             let canvas = Canvas(target: buffer)
-            var path = Path(); path.addRect(Rect(x: 3, y: 0, width: 94, height: 9))
-            canvas.fill(path, with: .gradient(.radial(center: Point(cx, 4), radius: 37, stops: GradientStops(
+            var path = Path(); path.addRect(Rect(x: 3, y: 2, width: 94, height: 36))
+            canvas.fill(path, with: .gradient(.radial(center: Point(cx, cy), radius: 37, stops: GradientStops(
                 GradientStop(0, .white), GradientStop(0.5, Color(hex: 0x2080F0)), GradientStop(1, .black)))))
+            // A second fill over part of the first: rows it shades must not be
+            // taken for the first fill's when it copies from its mirror rows.
+            var band = Path(); band.addRect(Rect(x: 10, y: 4, width: 80, height: 6))
+            canvas.fill(band, with: .gradient(.radial(center: Point(cx + 3, cy), radius: 20, stops: GradientStops(
+                GradientStop(0, Color(hex: 0xF02010)), GradientStop(1, Color(hex: 0x10F020))))))
             return buffer
         }
-        let mirrored = draw(centerX), computed = draw(centerX + 0.01)
+        let mirrored = draw(centerX, centerY), computed = draw(centerX + 0.01, centerY + 0.01)
         var worst = 0
-        for y in 0..<9 {
+        for y in 0..<40 {
             for x in 0..<100 {
                 for shift in stride(from: 0, to: 24, by: 8) {
                     let a = Int((mirrored[x, y] >> UInt32(shift)) & 0xFF), b = Int((computed[x, y] >> UInt32(shift)) & 0xFF)
@@ -153,7 +160,13 @@ import Darwin
         }
         #expect(worst <= 2, "worst channel difference \(worst)")
         let m = Int((2 * centerX).rounded()) - 1
-        for x in max(3, m - 96)..<min(97, m - 2) { #expect(mirrored[x, 2] == mirrored[m - x, 2], "x \(x)") }
+        for x in max(3, m - 96)..<min(97, m - 2) { #expect(mirrored[x, 20] == mirrored[m - x, 20], "x \(x)") }
+        let mirrorRows = Int((2 * centerY).rounded()) - 1
+        if Float(mirrorRows + 1) == 2 * centerY {
+            for y in max(10, mirrorRows - 37)..<min(38, mirrorRows - 9) where y != mirrorRows - y {
+                for x in 3..<97 { #expect(mirrored[x, y] == mirrored[x, mirrorRows - y], "(\(x), \(y))") }
+            }
+        }
     }
 
     /// The conic gradient's vector atan2 against the C library's, in every
