@@ -41,15 +41,21 @@ final class ScanoutCopierTests: XCTestCase {
         func free() { memory.deallocate() }
     }
 
+    /// `frame` copied whole into a new buffer for `rotation` and `format` (free it after).
+    func copiedWhole(_ frame: PixelBuffer, _ rotation: DisplayRotation, _ format: ScanoutPixelFormat) -> (ScanoutCopier, Scanout) {
+        let copier = ScanoutCopier(rotation: rotation, format: format, frameWidth: frame.width, frameHeight: frame.height)
+        let buffer = Scanout(width: copier.bufferWidth, height: copier.bufferHeight, bytesPerPixel: format.bytesPerPixel)
+        copier.copy(frame.bounds, of: frame, to: buffer.memory, pitch: buffer.pitch)
+        return (copier, buffer)
+    }
+
     func testEveryTurnPutsEveryPixelWhereTheTurnedPictureHasIt() {
         let (w, h) = (7, 5)
         let frame = numberedFrame(width: w, height: h)
         for rotation in DisplayRotation.allCases {
-            let copier = ScanoutCopier(rotation: rotation, format: .xrgb8888, frameWidth: w, frameHeight: h)
-            XCTAssertEqual(copier.bufferWidth * copier.bufferHeight, w * h)
-            let buffer = Scanout(width: copier.bufferWidth, height: copier.bufferHeight, bytesPerPixel: 4)
+            let (copier, buffer) = copiedWhole(frame, rotation, .xrgb8888)
             defer { buffer.free() }
-            copier.copy(frame.bounds, of: frame, to: buffer.memory, pitch: buffer.pitch)
+            XCTAssertEqual(copier.bufferWidth * copier.bufferHeight, w * h)
             for y in 0..<h {
                 for x in 0..<w {
                     let (bx, by) = turned(x, y, degrees: rotation.degrees, width: w, height: h)
@@ -149,10 +155,8 @@ final class ScanoutCopierTests: XCTestCase {
         let frame = numberedFrame(width: w, height: h)
         for y in 0..<h { for x in 0..<w { frame[x, y] = 0xFF00_0000 | UInt32(x * 40) << 16 | UInt32(y * 80) } }
         for rotation in DisplayRotation.allCases {
-            let copier = ScanoutCopier(rotation: rotation, format: .rgb565, frameWidth: w, frameHeight: h)
-            let buffer = Scanout(width: copier.bufferWidth, height: copier.bufferHeight, bytesPerPixel: 2)
+            let (_, buffer) = copiedWhole(frame, rotation, .rgb565)
             defer { buffer.free() }
-            copier.copy(frame.bounds, of: frame, to: buffer.memory, pitch: buffer.pitch)
             for y in 0..<h {
                 for x in 0..<w {
                     let (bx, by) = turned(x, y, degrees: rotation.degrees, width: w, height: h)

@@ -94,6 +94,14 @@ def difference(a, b):
     return total / len(a), over / len(a)
 
 
+def number_in(text, before, after):
+    """The number between `before` and `after` in `text`, or None."""
+    try:
+        return float(text.split(before)[1].split(after)[0])
+    except (IndexError, ValueError):
+        return None
+
+
 # ---------------------------------------------------------------- the VM
 class VM:
     def __init__(self, assets, initrd, width=800, height=480, refresh_mhz=30000):
@@ -443,18 +451,8 @@ class Tests:
         self.stop_kiosk("TERM")
 
         # Frame pacing on a driver without vblank: the mode's rate, no spinning.
-        self.start_kiosk("--display drm --frames 150")
-        deadline = time.time() + 120
-        while "exit=" not in self.kiosk_log() and time.time() < deadline:
-            time.sleep(1)
-        log = self.kiosk_log()
-        line = next((l for l in log.splitlines() if " frames in " in l), "")
-        fps = mode = None
-        try:
-            fps = float(line.split("(")[1].split(" fps")[0])
-            mode = float(line.split("mode ")[1].split(" Hz")[0])
-        except (IndexError, ValueError):
-            pass
+        line, _ = self.run_to_frame_limit("--display drm --frames 150")
+        fps, mode = number_in(line, "(", " fps"), number_in(line, "mode ", " Hz")
         self.check("frames are paced at the mode's refresh (±5 %) without vblank", fps is not None and mode and abs(fps - mode) <= 0.05 * mode and "without vblank" in line, line)
 
         self.rotation(want)
@@ -462,6 +460,15 @@ class Tests:
         self.vblank_pacing()
         self.rgb565()
         return self.failed == 0
+
+    def run_to_frame_limit(self, args):
+        """Runs the kiosk until its --frames limit; returns its summary line and its log."""
+        self.start_kiosk(args)
+        deadline = time.time() + 120
+        while "exit=" not in self.kiosk_log() and time.time() < deadline:
+            time.sleep(1)
+        log = self.kiosk_log()
+        return next((l for l in log.splitlines() if " frames in " in l), ""), log
 
     def expected(self, w, h):
         path = os.path.join(self.work, f"expected-{w}x{h}.png")
@@ -517,20 +524,10 @@ class Tests:
         if status != 0 or not cards:
             self.check("vkms loads for the vblank test", False, out.strip())
             return
-        self.start_kiosk(f"--display drm --output /dev/dri/{cards[0]} --size 640x480 --refresh 60 --frames 300")
-        deadline = time.time() + 120
-        while "exit=" not in self.kiosk_log() and time.time() < deadline:
-            time.sleep(1)
-        log = self.kiosk_log()
-        line = next((l for l in log.splitlines() if " frames in " in l), "")
-        flips = mode = None
-        try:
-            # The rate between the kernel's flip stamps: start-up (fonts, glyphs
-            # rasterised under emulation) is not pacing.
-            flips = float(line.split("with vblank at ")[1].split(" Hz")[0])
-            mode = float(line.split("mode ")[1].split(" Hz")[0])
-        except (IndexError, ValueError):
-            pass
+        line, log = self.run_to_frame_limit(f"--display drm --output /dev/dri/{cards[0]} --size 640x480 --refresh 60 --frames 300")
+        # The rate between the kernel's flip stamps: start-up (fonts, glyphs
+        # rasterised under emulation) is not pacing.
+        flips, mode = number_in(line, "with vblank at ", " Hz"), number_in(line, "mode ", " Hz")
         self.check("frames are paced by flip events at the mode's refresh (±5 %) with vblank", flips is not None and mode and abs(flips - mode) <= 0.05 * mode
                    and "with vblank" in line and "exit=0" in log, line or log.strip()[-300:])
         self.vm.sh("rmmod vkms")
