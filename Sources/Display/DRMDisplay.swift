@@ -53,6 +53,9 @@ public final class DRMDisplay: Display {
     public private(set) var flipPending = false
     private var lastFlipCompletion = -Double.infinity
     private var firstFlipCompletion: Double?
+    /// The last 256 intervals between flip stamps (a ring; allocated once).
+    private var flipIntervals = [Double](repeating: 0, count: 256)
+    private var flipIntervalCount = 0
     private var fastFlips = 0
     public private(set) var flipsCompleted = 0
     /// Set once flips keep completing in well under a refresh period.
@@ -291,6 +294,16 @@ public final class DRMDisplay: Display {
         return Double(flipsCompleted - 1) / (lastFlipCompletion - first)
     }
 
+    /// The median of the last 256 intervals between flip stamps: the refresh
+    /// frames are paced at, which a frame that missed its vblank (drawn too
+    /// slowly) does not move, unlike `flipRate`.
+    public var medianFlipInterval: Double? {
+        let n = min(flipIntervalCount, flipIntervals.count)
+        guard n > 0 else { return nil }
+        let sorted = flipIntervals[0..<n].sorted()
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
+    }
+
     /// Reads flip events from the device (call when its descriptor is readable).
     /// Returns true when the pending flip completed.
     public func handleEvents() -> Bool {
@@ -312,6 +325,10 @@ public final class DRMDisplay: Display {
             // the request then lands just before each vblank, every time.)
             let stamp = flipTimestamp.pointee
             if stamp - lastFlipCompletion < 0.75 / refreshRate { fastFlips += 1 } else { fastFlips = 0 }
+            if firstFlipCompletion != nil {
+                flipIntervals[flipIntervalCount % flipIntervals.count] = stamp - lastFlipCompletion
+                flipIntervalCount += 1
+            }
             lastFlipCompletion = stamp
             if firstFlipCompletion == nil { firstFlipCompletion = stamp }
             if fastFlips >= 3 { completesFlipsImmediately = true }
