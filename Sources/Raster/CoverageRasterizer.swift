@@ -131,10 +131,11 @@ public final class CoverageRasterizer {
         accumulate(xa, ya, xb, yb, direction, (xb - xa) / (yb - ya))
     }
 
+    /// Adds `value` to cell `x` of the row whose cells start at `rowCells`, and marks its group.
     @inline(__always)
-    private func add(_ rowBase: Int, _ wordBase: Int, _ x: Int, _ value: Float) {
-        cells[rowBase + x] += value
-        bits[wordBase + (x >> 8)] |= 1 &<< UInt64((x >> 2) & 63)
+    private static func add(_ rowCells: UnsafeMutablePointer<Float>, _ rowBits: UnsafeMutablePointer<UInt64>, _ x: Int, _ value: Float) {
+        rowCells[x] += value
+        rowBits[x >> 8] |= 1 &<< UInt64((x >> 2) & 63)
     }
 
     /// Adds an edge that lies inside the clip (0 ≤ x ≤ width, 0 ≤ y ≤ height, y0 < y1).
@@ -155,7 +156,9 @@ public final class CoverageRasterizer {
             var xNext = x + dxdy * dy
             if row == endRow - 1 { xNext = x1 }
             let d = dy * direction
-            let rowBase = row * cellStride, wordBase = row * wordStride
+            // Row pointers in locals: through self, every store into the cells
+            // made the compiler load the buffer's address again.
+            let rowCells = cells + row * cellStride, rowBits = bits + row * wordStride
             let xa = min(x, xNext), xb = max(x, xNext)
             // Both are ≥ 0 here, so truncation is floor (and avoids a libm call).
             let ia = Int(xa)
@@ -166,29 +169,29 @@ public final class CoverageRasterizer {
             if ib <= ia + 1 {
                 // The edge stays inside one cell in this row.
                 let mid = 0.5 * (x + xNext) - xaFloor
-                add(rowBase, wordBase, ia, d - d * mid)
-                add(rowBase, wordBase, ia + 1, d * mid)
+                Self.add(rowCells, rowBits, ia, d - d * mid)
+                Self.add(rowCells, rowBits, ia + 1, d * mid)
             } else {
                 let s = 1 / (xb - xa)
                 let fa = xa - xaFloor
                 let a0 = 0.5 * s * (1 - fa) * (1 - fa)
                 let fb = xb - xbCeil + 1
                 let am = 0.5 * s * fb * fb
-                add(rowBase, wordBase, ia, d * a0)
+                Self.add(rowCells, rowBits, ia, d * a0)
                 if ib == ia + 2 {
-                    add(rowBase, wordBase, ia + 1, d * (1 - a0 - am))
+                    Self.add(rowCells, rowBits, ia + 1, d * (1 - a0 - am))
                 } else {
                     let a1 = s * (1.5 - fa)
-                    add(rowBase, wordBase, ia + 1, d * (a1 - a0))
+                    Self.add(rowCells, rowBits, ia + 1, d * (a1 - a0))
                     var xi = ia + 2
                     while xi < ib - 1 {
-                        add(rowBase, wordBase, xi, d * s)
+                        Self.add(rowCells, rowBits, xi, d * s)
                         xi += 1
                     }
                     let a2 = a1 + Float(ib - ia - 3) * s
-                    add(rowBase, wordBase, ib - 1, d * (1 - a2 - am))
+                    Self.add(rowCells, rowBits, ib - 1, d * (1 - a2 - am))
                 }
-                add(rowBase, wordBase, ib, d * am)
+                Self.add(rowCells, rowBits, ib, d * am)
             }
             x = xNext
             row += 1
