@@ -78,7 +78,10 @@ final class KioskLoop {
     /// Runs until SIGINT/SIGTERM, the frame limit or the duration; the caller restores the display.
     func run() throws {
         start = MonotonicClock.now()
-        let period = 1 / display.refreshRate
+        // Headless while waiting for a display, nobody sees the frames: one a
+        // second keeps screenshots and `get` current without spending a board's
+        // CPU on a sweep at the full rate (a 1080p frame takes 10 ms on a Pi 4).
+        var period: Double { drm == nil && takeDisplay != nil ? 1 : 1 / display.refreshRate }
         var nextFrame = 0.0
         var cpuStart = rusage()
         getrusage(RUSAGE_SELF.rawValue, &cpuStart)

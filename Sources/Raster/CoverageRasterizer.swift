@@ -306,6 +306,6 @@ public final class CoverageRasterizer {
             a = 1
         }
         // As the four-lane version rounds, so spans and runs agree.
-        return unsafeBitCast(a * 255 + 12_582_912, to: UInt32.self) & 0x1FF
+        return (a * 255 + 12_582_912).bitPattern & 0x1FF
     }
 }

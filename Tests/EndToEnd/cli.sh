@@ -67,5 +67,16 @@ else
     check "a missing font names every path tried" bash -c "[ $status = 1 ] && grep -q 'B612-Regular.otf not found; tried: ' '$work/err' && grep -q 'alone/bin/../share/radar-kiosk/fonts/B612-Regular.otf' '$work/err'"
 fi
 
+# Headless for want of a display: while it waits for one it draws a frame a
+# second, not a sweep at the full rate that nobody sees.
+if "$kiosk" outputs --free >/dev/null 2>&1; then
+    echo "skip: a free DRM output exists, so the kiosk would not wait headless here" >&2
+else
+    timeout -s TERM 4 "$kiosk" run --display auto --size 320x240 </dev/null >"$work/out" 2>"$work/err"
+    frames=$(sed -n 's/.*: \([0-9]*\) frames in .*/\1/p' "$work/err")
+    check "waiting headless for a display draws a frame a second (drew ${frames:-none} in 4 s)" \
+        bash -c "grep -q 'using the headless display' '$work/err' && [ -n '$frames' ] && [ '$frames' -ge 2 ] && [ '$frames' -le 6 ]"
+fi
+
 echo "end-to-end: $passed passed, $failed failed"
 [ "$failed" = 0 ]
