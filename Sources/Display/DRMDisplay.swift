@@ -420,9 +420,3 @@ final class VirtualTerminal {
         close(fd)
     }
 }
-
-/// One line on standard error, for what the display does on its own (there is no logger below the app).
-func printError(_ text: String) {
-    let line = text + "\n"
-    _ = line.withCString { write(2, $0, strlen($0)) }
-}

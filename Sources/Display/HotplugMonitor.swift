@@ -32,8 +32,7 @@ public final class HotplugMonitor {
             if n <= 0 { break }
             let fields = buffer[0..<n].split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
             if getenv("RADAR_KIOSK_DEBUG_UEVENTS") != nil {
-                let line = "uevent: " + fields.joined(separator: " ") + "\n"
-                _ = line.withCString { write(2, $0, strlen($0)) }
+                printError("uevent: " + fields.joined(separator: " "))
             }
             // Any DRM change: a connector's HOTPLUG=1, a plain change event, or a
             // card added by a driver that loaded late (re-probing is a few cheap

@@ -69,13 +69,4 @@ public final class PixelBuffer {
             (row(y) + r.x).update(repeating: pixel, count: r.width)
         }
     }
-
-    /// Copies `rect` of `source` (same size as this buffer) into this buffer.
-    public func copy(from source: PixelBuffer, rect: IntRect) {
-        let r = rect.intersection(bounds).intersection(source.bounds)
-        if r.isEmpty { return }
-        for y in r.y..<r.maxY {
-            (row(y) + r.x).update(from: source.row(y) + r.x, count: r.width)
-        }
-    }
 }
