@@ -51,15 +51,10 @@ public final class DRMDisplay: Display {
     private var savedCRTC: UnsafeMutablePointer<drmModeCrtc>?
     private var modeSet = false
     public private(set) var flipPending = false
-    private var lastFlipCompletion = -Double.infinity
-    private var firstFlipCompletion: Double?
-    /// The last 256 intervals between flip stamps (a ring; allocated once).
-    private var flipIntervals = [Double](repeating: 0, count: 256)
-    private var flipIntervalCount = 0
-    private var fastFlips = 0
-    public private(set) var flipsCompleted = 0
+    /// What the flip stamps say: vblank or not, the flip rate, the pacing.
+    public private(set) var pacing: FlipPacing
     /// Set once flips keep completing in well under a refresh period.
-    public private(set) var completesFlipsImmediately = false
+    public var completesFlipsImmediately: Bool { pacing.completesImmediately }
     private var console: VirtualTerminal?
     /// Where the flip handler writes the kernel's timestamp of the completed flip.
     private let flipTimestamp = UnsafeMutablePointer<Double>.allocate(capacity: 1)
@@ -95,6 +90,7 @@ public final class DRMDisplay: Display {
             throw DisplayError("\(connector.name): no mode \(size.map { "\($0.width)x\($0.height)" } ?? "")\(refresh.map { "@\($0)" } ?? ""); it offers \(list)")
         }
         self.mode = mode
+        pacing = FlipPacing(refreshRate: mode.refreshRate)
         let crtcs = device.crtcIDs()
         if let current {
             crtcID = current
@@ -286,24 +282,6 @@ public final class DRMDisplay: Display {
         return time + 1 / refreshRate
     }
 
-    /// Completed flips per second by the kernel's stamps, from the first to the
-    /// last: the rate frames reached the screen, without the start-up before the
-    /// first flip (a continuously animating kiosk shows the mode's rate here).
-    public var flipRate: Double? {
-        guard let first = firstFlipCompletion, flipsCompleted >= 2, lastFlipCompletion > first else { return nil }
-        return Double(flipsCompleted - 1) / (lastFlipCompletion - first)
-    }
-
-    /// The median of the last 256 intervals between flip stamps: the refresh
-    /// frames are paced at, which a frame that missed its vblank (drawn too
-    /// slowly) does not move, unlike `flipRate`.
-    public var medianFlipInterval: Double? {
-        let n = min(flipIntervalCount, flipIntervals.count)
-        guard n > 0 else { return nil }
-        let sorted = flipIntervals[0..<n].sorted()
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
-    }
-
     /// Reads flip events from the device (call when its descriptor is readable).
     /// Returns true when the pending flip completed.
     public func handleEvents() -> Bool {
@@ -316,22 +294,7 @@ public final class DRMDisplay: Display {
         let before = flipPending
         if drmHandleEvent(device.fd, &context) == 0 && before && flipTimestamp.pointee > 0 {
             flipPending = false
-            flipsCompleted += 1
-            // The kernel stamps a flip with the vblank it waited for, and two
-            // vblanks are a whole period apart. Flips stamped closer together
-            // than that did not wait; three in a row mean the driver has no
-            // vblank and the loop must pace by timer. (Comparing a stamp with
-            // its request instead misfires when drawing takes most of a period:
-            // the request then lands just before each vblank, every time.)
-            let stamp = flipTimestamp.pointee
-            if stamp - lastFlipCompletion < 0.75 / refreshRate { fastFlips += 1 } else { fastFlips = 0 }
-            if firstFlipCompletion != nil {
-                flipIntervals[flipIntervalCount % flipIntervals.count] = stamp - lastFlipCompletion
-                flipIntervalCount += 1
-            }
-            lastFlipCompletion = stamp
-            if firstFlipCompletion == nil { firstFlipCompletion = stamp }
-            if fastFlips >= 3 { completesFlipsImmediately = true }
+            pacing.record(flipTimestamp.pointee)
             return true
         }
         return false

@@ -233,8 +233,8 @@ final class KioskLoop {
         let cpu = Self.seconds(cpuEnd.ru_utime) + Self.seconds(cpuEnd.ru_stime) - Self.seconds(cpuStart.ru_utime) - Self.seconds(cpuStart.ru_stime)
         let fps = Double(framesPresented) / max(seconds, 1e-9)
         let pacing = drm.map { d in
-            (d.completesFlipsImmediately ? ", flips without vblank" : ", flips with vblank") + (d.flipRate.map { " at \(rounded($0)) Hz" } ?? "")
-                + (d.medianFlipInterval.map { " (median interval \(rounded($0 * 1000)) ms)" } ?? "")
+            (d.completesFlipsImmediately ? ", flips without vblank" : ", flips with vblank") + (d.pacing.rate.map { " at \(rounded($0)) Hz" } ?? "")
+                + (d.pacing.medianInterval.map { " (median interval \(rounded($0 * 1000)) ms)" } ?? "")
         } ?? ""
         printError("radar-kiosk: \(framesPresented) frames in \(rounded(seconds)) s (\(rounded(fps)) fps, mode \(rounded(display.refreshRate)) Hz\(pacing)), "
                    + "CPU \(rounded(cpu * 1000 / Double(max(framesPresented, 1)))) ms per frame")

@@ -1,0 +1,53 @@
+/// What the kernel's page-flip stamps say about a display: whether its driver
+/// waits for a vblank, the rate frames reached the screen, and the interval
+/// they are paced at.
+///
+/// Two vblanks are always a period apart, so flips stamped closer together
+/// than that did not wait for one; three in a row mean the driver has no
+/// vblank (virtio-gpu, stock bochs, some USB displays) and the loop must pace
+/// itself by timer. Comparing a stamp with its request instead misfires when
+/// drawing takes most of a period: each request then lands just before the
+/// next vblank, every time.
+public struct FlipPacing: Sendable {
+    public let refreshRate: Double
+    public private(set) var flips = 0
+    /// Set once flips keep completing in well under a refresh period.
+    public private(set) var completesImmediately = false
+    private var fastFlips = 0
+    private var first: Double?
+    private var last = -Double.infinity
+    /// The last 256 intervals between stamps: a ring, allocated once.
+    private var intervals = [Double](repeating: 0, count: 256)
+    private var intervalCount = 0
+
+    public init(refreshRate: Double) { self.refreshRate = refreshRate }
+
+    /// Takes the stamp (seconds) of a completed flip.
+    public mutating func record(_ stamp: Double) {
+        flips += 1
+        if stamp - last < 0.75 / refreshRate { fastFlips += 1 } else { fastFlips = 0 }
+        if fastFlips >= 3 { completesImmediately = true }
+        if first != nil {
+            intervals[intervalCount % intervals.count] = stamp - last
+            intervalCount += 1
+        }
+        if first == nil { first = stamp }
+        last = stamp
+    }
+
+    /// Flips per second from the first stamp to the last: the rate frames
+    /// reached the screen, without the start-up before the first flip.
+    public var rate: Double? {
+        guard let first, flips >= 2, last > first else { return nil }
+        return Double(flips - 1) / (last - first)
+    }
+
+    /// The median of the last 256 intervals: the refresh frames are paced at,
+    /// which a frame drawn too slowly to make its vblank does not move, unlike `rate`.
+    public var medianInterval: Double? {
+        let n = min(intervalCount, intervals.count)
+        guard n > 0 else { return nil }
+        let sorted = intervals[0..<n].sorted()
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
+    }
+}
