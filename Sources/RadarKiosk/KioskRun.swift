@@ -105,9 +105,13 @@ enum KioskRun {
                 }
             }
         }
+        // The configured output, mode, turn and format: at start, and again when a display appears.
+        func openDRMDisplay() throws -> DRMDisplay {
+            try DRMDisplay(outputName: config.output, size: size, refresh: config.refresh, rotation: rotation, format: format)
+        }
         if config.display == "drm" || config.display == "auto" {
             do {
-                let display = try DRMDisplay(outputName: config.output, size: size, refresh: config.refresh, rotation: rotation, format: format)
+                let display = try openDRMDisplay()
                 defer { display.restore() }
                 let controller = KioskController(layout: KioskLayout(width: display.width, height: display.height),
                                                  renderer: KioskRenderer(fonts: fonts))
@@ -138,7 +142,7 @@ enum KioskRun {
                 loop.hotplug = HotplugMonitor()
                 loop.takeDisplay = {
                     do {
-                        return try DRMDisplay(outputName: config.output, size: size, refresh: config.refresh, rotation: rotation, format: format)
+                        return try openDRMDisplay()
                     } catch {
                         printError("radar-kiosk: a display changed but none can be taken: \(error)")
                         return nil
