@@ -92,13 +92,7 @@ public struct GradientPainter: SpanPainter {
     @inlinable
     public mutating func paintMaskedSpan(y: Int, x0: Int, count: Int, coverage: UnsafePointer<UInt8>) {
         shade(into: scratch, y: y, x0: x0, count: count)
-        let p = base + y * rowPixels + x0
-        for i in 0..<count {
-            let c = UInt32(coverage[i])
-            if c == 0 { continue }
-            let s = c == 255 ? scratch[i] : PixelMath.scale(scratch[i], by: c)
-            p[i] = PixelMath.sourceOver(s, p[i])
-        }
+        SpanCompositor.blend(base + y * rowPixels + x0, source: scratch, count: count, coverage: coverage)
     }
 
     /// Shades an opaque span straight into the target row `y`, copying what its

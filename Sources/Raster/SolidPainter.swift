@@ -19,12 +19,6 @@ public struct SolidPainter: SpanPainter {
 
     @inlinable
     public mutating func paintMaskedSpan(y: Int, x0: Int, count: Int, coverage: UnsafePointer<UInt8>) {
-        let p = base + y * rowPixels + x0
-        for i in 0..<count {
-            let c = UInt32(coverage[i])
-            if c == 0 { continue }
-            let s = c == 255 ? color : PixelMath.scale(color, by: c)
-            p[i] = PixelMath.sourceOver(s, p[i])
-        }
+        SpanCompositor.blendSolid(base + y * rowPixels + x0, count: count, source: color, coverage: coverage)
     }
 }

@@ -94,6 +94,36 @@ import Darwin
         for i in 0..<count { #expect(a[i] == PixelMath.sourceOver(solid, b[i])) }
     }
 
+    @Test func maskedVectorBlendsMatchScalarBlendForEveryCoverage() {
+        // Groups of four zeros and of four full coverages, then every value in a
+        // scattered order, ending in a tail that is not a whole group of four.
+        let count = 12 + 256 + 3
+        let a = UnsafeMutablePointer<UInt32>.allocate(capacity: count)
+        let b = UnsafeMutablePointer<UInt32>.allocate(capacity: count)
+        let src = UnsafeMutablePointer<UInt32>.allocate(capacity: count)
+        let coverage = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
+        defer { a.deallocate(); b.deallocate(); src.deallocate(); coverage.deallocate() }
+        var seed: UInt32 = 987
+        func next() -> UInt32 { seed = seed &* 1_664_525 &+ 1_013_904_223; return seed }
+        for i in 0..<count {
+            b[i] = next()
+            src[i] = PixelMath.scale(next() | 0xFF00_0000, by: next() >> 24)
+            coverage[i] = UInt8(i < 8 ? 0 : i < 12 ? 255 : ((i - 12) * 7) & 255)
+        }
+        for solid in [UInt32(0xFF33_77AA), PixelMath.scale(0xFF33_77AA, by: 140), 0] {
+            a.update(from: b, count: count)
+            SpanCompositor.blendSolid(a, count: count, source: solid, coverage: coverage)
+            for i in 0..<count {
+                #expect(a[i] == PixelMath.sourceOver(PixelMath.scale(solid, by: UInt32(coverage[i])), b[i]), "solid, pixel \(i)")
+            }
+        }
+        a.update(from: b, count: count)
+        SpanCompositor.blend(a, source: src, count: count, coverage: coverage)
+        for i in 0..<count {
+            #expect(a[i] == PixelMath.sourceOver(PixelMath.scale(src[i], by: UInt32(coverage[i])), b[i]), "pixel \(i)")
+        }
+    }
+
     @Test func linearGradientHitsItsStops() {
         let buffer = PixelBuffer(width: 256, height: 4)
         let canvas = Canvas(target: buffer)
