@@ -86,8 +86,14 @@ import Darwin
             let alpha = next() >> 24
             src[i] = PixelMath.scale(next() | 0xFF00_0000, by: alpha)
         }
+        // A group of eight opaque sources (copied) and one of transparent ones (skipped).
+        for i in 0..<8 { src[i] |= 0xFF00_0000 }
+        for i in 8..<16 { src[i] = 0 }
         SpanCompositor.blend(a, source: src, count: count, coverage: 255)
         for i in 0..<count { #expect(a[i] == PixelMath.sourceOver(src[i], b[i])) }
+        for i in 0..<count { a[i] = b[i] }
+        SpanCompositor.blend(a, source: src, count: count, coverage: 140)
+        for i in 0..<count { #expect(a[i] == PixelMath.sourceOver(PixelMath.scale(src[i], by: 140), b[i])) }
         let solid = PixelMath.scale(0xFF33_77AA, by: 140)
         for i in 0..<count { a[i] = b[i] }
         SpanCompositor.blendSolid(a, count: count, source: solid)
