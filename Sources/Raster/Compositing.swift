@@ -35,9 +35,10 @@ public enum PixelVector {
     public typealias Pixels = SIMD8<UInt32>
 
     /// Each channel of each pixel times its lane of `alpha / 255`, rounded.
+    /// Generic so that runs' last four pixels can use four lanes.
     @inlinable @inline(__always)
-    public static func scale(_ pixels: Pixels, by alpha: Pixels) -> Pixels {
-        let mask = Pixels(repeating: 0x00FF_00FF), half = Pixels(repeating: 0x0080_0080)
+    public static func scale<V: SIMD>(_ pixels: V, by alpha: V) -> V where V.Scalar == UInt32 {
+        let mask = V(repeating: 0x00FF_00FF), half = V(repeating: 0x0080_0080)
         var rb = (pixels & mask) &* alpha &+ half
         rb = ((rb &+ ((rb &>> 8) & mask)) &>> 8) & mask
         var ag = ((pixels &>> 8) & mask) &* alpha &+ half
@@ -47,8 +48,8 @@ public enum PixelVector {
 
     /// Source-over of premultiplied pixels, lane by lane.
     @inlinable @inline(__always)
-    public static func sourceOver(_ source: Pixels, _ destination: Pixels) -> Pixels {
-        source &+ scale(destination, by: Pixels(repeating: 255) &- (source &>> 24))
+    public static func sourceOver<V: SIMD>(_ source: V, _ destination: V) -> V where V.Scalar == UInt32 {
+        source &+ scale(destination, by: V(repeating: 255) &- (source &>> 24))
     }
 
     /// Eight coverage bytes, one per lane.
@@ -153,6 +154,17 @@ public enum SpanCompositor {
             }
             i += 8
         }
+        // Runs come in whole groups of four cells: their last four in four lanes.
+        if i + 4 <= count {
+            let bytes = UnsafeRawPointer(coverage + i).loadUnaligned(as: SIMD4<UInt8>.self)
+            if unsafeBitCast(bytes, to: UInt32.self) != 0 {
+                let c = SIMD4<UInt32>(truncatingIfNeeded: bytes)
+                let raw = UnsafeMutableRawPointer(p + i)
+                let d = raw.loadUnaligned(as: SIMD4<UInt32>.self)
+                raw.storeBytes(of: PixelVector.sourceOver(PixelVector.scale(SIMD4(repeating: source), by: c), d), as: SIMD4<UInt32>.self)
+            }
+            i += 4
+        }
         while i < count {
             let c = UInt32(coverage[i])
             if c != 0 { p[i] = PixelMath.sourceOver(PixelMath.scale(source, by: c), p[i]) }
@@ -173,6 +185,16 @@ public enum SpanCompositor {
                 PixelVector.store(PixelVector.sourceOver(sv, PixelVector.load(p + i)), p + i)
             }
             i += 8
+        }
+        if i + 4 <= count {
+            let bytes = UnsafeRawPointer(coverage + i).loadUnaligned(as: SIMD4<UInt8>.self)
+            if unsafeBitCast(bytes, to: UInt32.self) != 0 {
+                let c = SIMD4<UInt32>(truncatingIfNeeded: bytes)
+                let raw = UnsafeMutableRawPointer(p + i)
+                let sv = PixelVector.scale(UnsafeRawPointer(source + i).loadUnaligned(as: SIMD4<UInt32>.self), by: c)
+                raw.storeBytes(of: PixelVector.sourceOver(sv, raw.loadUnaligned(as: SIMD4<UInt32>.self)), as: SIMD4<UInt32>.self)
+            }
+            i += 4
         }
         while i < count {
             let c = UInt32(coverage[i])
