@@ -25,7 +25,7 @@ public final class Canvas {
     private let rasterizer = CoverageRasterizer()
     private var flattened = FlattenedPath()
     private var stroker = Stroker()
-    private let table = GradientTable()
+    private let tables = GradientTableCache()
     private var colorScratch: UnsafeMutablePointer<UInt32>
     private var coverageScratch: UnsafeMutablePointer<UInt8>
     private var scratchCapacity = 0
@@ -294,7 +294,7 @@ public final class Canvas {
             let painter = SolidPainter(target: target, color: color.withAlpha(color.alpha * opacity).premultipliedPixel)
             clipped(painter, body)
         case let .gradient(gradient):
-            table.build(gradient.stops, size: gradientTableSize(gradient), opacity: opacity)
+            let table = tables.table(for: gradient.stops, size: gradientTableSize(gradient), opacity: opacity)
             // Records of earlier fills must not match: after 2^31 fills, start over clean.
             if gradientFills == .max {
                 gradientFills = 0

@@ -112,8 +112,7 @@ public final class GradientTable {
     public let entries: UnsafeMutablePointer<UInt32>
     public private(set) var size = 256
     public private(set) var isOpaque = true
-    /// What the entries were last built from: the dial's twelve blips share one
-    /// glow, so eleven of their tables need no work.
+    /// What the entries were last built from.
     private var builtFrom: (stops: GradientStops, size: Int, opacity: Float)?
 
     public init() {
@@ -123,10 +122,16 @@ public final class GradientTable {
 
     deinit { entries.deallocate() }
 
+    /// Whether the entries are `stops` sampled at `size` offsets, times `opacity`.
+    public func holds(_ stops: GradientStops, size: Int, opacity: Float) -> Bool {
+        guard let last = builtFrom else { return false }
+        return last.size == size && last.opacity == opacity && last.stops == stops
+    }
+
     /// Samples `stops` at `size` evenly spaced offsets 0...1, times `opacity`.
     public func build(_ stops: GradientStops, size: Int, opacity: Float) {
         precondition(size >= 2 && size <= Self.maximumSize)
-        if let last = builtFrom, last.size == size, last.opacity == opacity, last.stops == stops { return }
+        if holds(stops, size: size, opacity: opacity) { return }
         builtFrom = (stops, size, opacity)
         self.size = size
         let n = stops.count

@@ -154,6 +154,26 @@ import Darwin
         #expect((padded[0, 0] >> 16) & 0xFF <= 2)
     }
 
+    @Test func gradientsStayRightWhenTheirTablesAreKeptOrReused() {
+        // Six ramps, more than the canvas keeps tables for, drawn in turn twice:
+        // each fill must look as it does on a fresh canvas.
+        let ramps = (0..<6).map { k in
+            GradientStops(GradientStop(0, Color(hex: 0x102030 + UInt32(k) * 0x100000)), GradientStop(1, Color(hex: 0xF0E0D0 - UInt32(k) * 0x10)))
+        }
+        func draw(_ k: Int, on canvas: Canvas) {
+            var path = Path(); path.addRect(Rect(x: 0, y: 0, width: 64, height: 2))
+            canvas.fill(path, with: .gradient(.linear(from: Point(0, 0), to: Point(64, 0), stops: ramps[k])))
+        }
+        let shared = PixelBuffer(width: 64, height: 2)
+        let canvas = Canvas(target: shared)
+        for k in [0, 1, 2, 3, 4, 5, 0, 3, 5, 1, 1, 2, 4] {
+            draw(k, on: canvas)
+            let fresh = PixelBuffer(width: 64, height: 2)
+            draw(k, on: Canvas(target: fresh))
+            for x in 0..<64 { #expect(shared[x, 1] == fresh[x, 1], "ramp \(k), pixel \(x)") }
+        }
+    }
+
     @Test func radialGradientRunsFromCentreToRadius() {
         let buffer = PixelBuffer(width: 101, height: 101)
         let canvas = Canvas(target: buffer)
