@@ -150,15 +150,17 @@ public final class CoverageRasterizer {
         touchedMaxCell = max(touchedMaxCell, Int(max(x0, x1)) + 2)
         var x = x0
         var row = firstRow
+        // Row pointers in locals, advanced row by row: through self, every store
+        // into the cells made the compiler load the buffer's address again, and
+        // row × stride was a multiplication checked for overflow.
+        let cellStride = self.cellStride, wordStride = self.wordStride
+        var rowCells = cells + firstRow * cellStride, rowBits = bits + firstRow * wordStride
         while row < endRow {
             let top = Float(row)
             let dy = min(top + 1, y1) - max(top, y0)
             var xNext = x + dxdy * dy
             if row == endRow - 1 { xNext = x1 }
             let d = dy * direction
-            // Row pointers in locals: through self, every store into the cells
-            // made the compiler load the buffer's address again.
-            let rowCells = cells + row * cellStride, rowBits = bits + row * wordStride
             let xa = min(x, xNext), xb = max(x, xNext)
             // Both are ≥ 0 here, so truncation is floor (and avoids a libm call).
             let ia = Int(xa)
@@ -195,6 +197,8 @@ public final class CoverageRasterizer {
             }
             x = xNext
             row += 1
+            rowCells += cellStride
+            rowBits += wordStride
         }
     }
 
