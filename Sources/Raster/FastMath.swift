@@ -14,12 +14,14 @@ public enum FastMath {
         let z = mn / mx.replacing(with: SIMD8(repeating: 1), where: mx .== SIMD8<Float>.zero)
         let z2 = z * z
         // Odd minimax polynomial for atan on [0, 1].
-        // In fused multiply-adds (Swift does not contract `p * z2 + c` itself).
-        var p = SIMD8<Float>(repeating: 0.05265332).addingProduct(z2, SIMD8(repeating: -0.0117212))
-        p = SIMD8<Float>(repeating: -0.11643287).addingProduct(p, z2)
-        p = SIMD8<Float>(repeating: 0.19354346).addingProduct(p, z2)
-        p = SIMD8<Float>(repeating: -0.33262347).addingProduct(p, z2)
-        p = SIMD8<Float>(repeating: 0.99997726).addingProduct(p, z2)
+        // Not in addingProduct: without FMA in the target (a generic x86-64
+        // build) each lane became a call to libm's fmaf.
+        var p: SIMD8<Float> = SIMD8(repeating: -0.0117212)
+        p = p * z2 + 0.05265332
+        p = p * z2 - 0.11643287
+        p = p * z2 + 0.19354346
+        p = p * z2 - 0.33262347
+        p = p * z2 + 0.99997726
         var r = p * z
         r = r.replacing(with: .pi / 2 - r, where: steep)
         r = r.replacing(with: .pi - r, where: x .< SIMD8<Float>.zero)
