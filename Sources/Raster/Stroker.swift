@@ -76,9 +76,7 @@ struct Stroker {
         let cross = n0.x * n1.y - n0.y * n1.x
         let dot = (n0 * n1).sum()
         if abs(cross) < 1e-6 * hw * hw && dot > 0 {
-            // Straight on: the offsets already meet.
-            left.append(p + n1)
-            right.append(p - n1)
+            // Straight on: the offsets already meet, where the last segment ended.
             return
         }
         // On the inside of the turn the two offset lines cross hw·tan(φ/2) along each
@@ -88,12 +86,18 @@ struct Stroker {
         let denominator = hw * hw + dot
         let along = denominator > 0 ? hw * abs(cross) / denominator : .infinity
         let innerMeets = along <= min(lengths.0, lengths.1)
+        // Where the offsets meet (the inner crossing, a miter) that point takes the
+        // place of the last segment's end: both lie on its offset line, and the
+        // next segment's offset starts on that point's line too. A flattened curve
+        // turns a little at every vertex, and the extra points made its outline
+        // five edges a vertex instead of two, each a few hundredths of a pixel
+        // long and each costing the rasterizer the set-up of an edge.
         // cross > 0: the path turns towards the left offset, so the right side is outside.
         if cross > 0 {
-            if innerMeets { left.append(p + (n0 + n1) * (hw * hw / denominator)) } else { left.append(p); left.append(p + n1) }
+            if innerMeets { left[left.count - 1] = p + (n0 + n1) * (hw * hw / denominator) } else { left.append(p); left.append(p + n1) }
             outerJoin(at: p, from: -n0, to: -n1, halfWidth: hw, style: style, into: &right)
         } else {
-            if innerMeets { right.append(p - (n0 + n1) * (hw * hw / denominator)) } else { right.append(p); right.append(p - n1) }
+            if innerMeets { right[right.count - 1] = p - (n0 + n1) * (hw * hw / denominator) } else { right.append(p); right.append(p - n1) }
             outerJoin(at: p, from: n0, to: n1, halfWidth: hw, style: style, into: &left)
         }
     }
@@ -108,9 +112,10 @@ struct Stroker {
             let bl = length(bisector)
             let cosHalf = bl / (2 * hw)           // cos of half the angle between the normals
             if cosHalf > 1e-4 && 1 / cosHalf <= style.miterLimit {
-                side.append(p + bisector * (hw / (bl * cosHalf)))
+                side[side.count - 1] = p + bisector * (hw / (bl * cosHalf))
+            } else {
+                side.append(p + n1)
             }
-            side.append(p + n1)
         case .round:
             appendArc(center: p, from: n0, to: n1, radius: hw, into: &side)
             side.append(p + n1)

@@ -317,6 +317,28 @@ import Darwin
         #expect(abs(coveredArea(round) - (80 + Double.pi * 4)) < 0.6)
     }
 
+    @Test(arguments: [5, 12, 90])
+    func mitredStrokeOfARegularPolygonIsTheBandBetweenTwoPolygons(sides: Int) {
+        // A closed regular polygon stroked with miter joins covers exactly the band
+        // between the polygons whose apothems are a + w/2 and a - w/2: both the
+        // outer miters and the inner corners must be where the offsets meet.
+        let buffer = PixelBuffer(width: 100, height: 100)
+        let n = Float(sides), apothem: Float = 35, width: Float = 3
+        let radius = apothem / cosf(.pi / n)
+        var polygon = Path()
+        for k in 0..<sides {
+            let a = 2 * Float.pi * Float(k) / n + 0.3
+            let p = Point(50.37 + radius * cosf(a), 49.81 + radius * sinf(a))
+            if k == 0 { polygon.move(to: p) } else { polygon.line(to: p) }
+        }
+        polygon.close()
+        Canvas(target: buffer).stroke(polygon, style: StrokeStyle(width: width, join: .miter, miterLimit: 10), with: .solid(.white))
+        let outer = Double(apothem + width / 2), inner = Double(apothem - width / 2)
+        let expected = Double(sides) * tan(Double.pi / Double(sides)) * (outer * outer - inner * inner)
+        #expect(abs(coveredArea(buffer) - expected) < expected * 0.002, "area \(coveredArea(buffer)), expected \(expected)")
+        #expect(buffer[50, 50] == 0)
+    }
+
     @Test func ringStrokeOfACircleIsAnAnnulus() {
         let buffer = PixelBuffer(width: 80, height: 80)
         var circle = Path(); circle.addCircle(center: Point(40, 40), radius: 30)
