@@ -148,58 +148,71 @@ public final class CoverageRasterizer {
         touchedMaxRow = max(touchedMaxRow, endRow - 1)
         touchedMinCell = min(touchedMinCell, Int(min(x0, x1)))
         touchedMaxCell = max(touchedMaxCell, Int(max(x0, x1)) + 2)
-        var x = x0
-        var row = firstRow
         // Row pointers in locals, advanced row by row: through self, every store
         // into the cells made the compiler load the buffer's address again, and
         // row × stride was a multiplication checked for overflow.
         let cellStride = self.cellStride, wordStride = self.wordStride
         var rowCells = cells + firstRow * cellStride, rowBits = bits + firstRow * wordStride
-        while row < endRow {
-            let top = Float(row)
-            let dy = min(top + 1, y1) - max(top, y0)
-            var xNext = x + dxdy * dy
-            if row == endRow - 1 { xNext = x1 }
-            let d = dy * direction
-            let xa = min(x, xNext), xb = max(x, xNext)
-            // Both are ≥ 0 here, so truncation is floor (and avoids a libm call).
-            let ia = Int(xa)
-            let xaFloor = Float(ia)
-            var ib = Int(xb)
-            if Float(ib) < xb { ib += 1 }
-            let xbCeil = Float(ib)
-            if ib <= ia + 1 {
-                // The edge stays inside one cell in this row.
-                let mid = 0.5 * (x + xNext) - xaFloor
-                Self.add(rowCells, rowBits, ia, d - d * mid)
-                Self.add(rowCells, rowBits, ia + 1, d * mid)
-            } else {
-                let s = 1 / (xb - xa)
-                let fa = xa - xaFloor
-                let a0 = 0.5 * s * (1 - fa) * (1 - fa)
-                let fb = xb - xbCeil + 1
-                let am = 0.5 * s * fb * fb
-                Self.add(rowCells, rowBits, ia, d * a0)
-                if ib == ia + 2 {
-                    Self.add(rowCells, rowBits, ia + 1, d * (1 - a0 - am))
-                } else {
-                    let a1 = s * (1.5 - fa)
-                    Self.add(rowCells, rowBits, ia + 1, d * (a1 - a0))
-                    var xi = ia + 2
-                    while xi < ib - 1 {
-                        Self.add(rowCells, rowBits, xi, d * s)
-                        xi += 1
-                    }
-                    let a2 = a1 + Float(ib - ia - 3) * s
-                    Self.add(rowCells, rowBits, ib - 1, d * (1 - a2 - am))
-                }
-                Self.add(rowCells, rowBits, ib, d * am)
-            }
-            x = xNext
-            row += 1
+        if endRow - firstRow == 1 {
+            Self.cover(rowCells, rowBits, from: x0, to: x1, height: (y1 - y0) * direction)
+            return
+        }
+        // The first and last rows are partial; every row between is a whole
+        // row high, so there x simply steps by dxdy.
+        var x = x0 + dxdy * (Float(firstRow + 1) - y0)
+        Self.cover(rowCells, rowBits, from: x0, to: x, height: (Float(firstRow + 1) - y0) * direction)
+        for _ in (firstRow + 1)..<(endRow - 1) {
             rowCells += cellStride
             rowBits += wordStride
+            let xNext = x + dxdy
+            Self.cover(rowCells, rowBits, from: x, to: xNext, height: direction)
+            x = xNext
         }
+        rowCells += cellStride
+        rowBits += wordStride
+        Self.cover(rowCells, rowBits, from: x, to: x1, height: (y1 - Float(endRow - 1)) * direction)
+    }
+
+    /// Adds the part of an edge within one row, from `xs` to `xe` (both in
+    /// 0...width), `d` its height times its direction.
+    @inline(__always)
+    private static func cover(_ rowCells: UnsafeMutablePointer<Float>, _ rowBits: UnsafeMutablePointer<UInt64>,
+                              from xs: Float, to xe: Float, height d: Float) {
+        let xa = min(xs, xe), xb = max(xs, xe)
+        // Both are ≥ 0 here, so truncation is floor (and avoids a libm call).
+        let ia = Int(xa)
+        let xaFloor = Float(ia)
+        if xb <= xaFloor + 1 {
+            // The edge stays inside one cell in this row (the common case, tested
+            // without working out the last cell).
+            let mid = 0.5 * (xs + xe) - xaFloor
+            add(rowCells, rowBits, ia, d - d * mid)
+            add(rowCells, rowBits, ia + 1, d * mid)
+            return
+        }
+        var ib = Int(xb)
+        if Float(ib) < xb { ib += 1 }
+        let xbCeil = Float(ib)
+        let s = 1 / (xb - xa)
+        let fa = xa - xaFloor
+        let a0 = 0.5 * s * (1 - fa) * (1 - fa)
+        let fb = xb - xbCeil + 1
+        let am = 0.5 * s * fb * fb
+        add(rowCells, rowBits, ia, d * a0)
+        if ib == ia + 2 {
+            add(rowCells, rowBits, ia + 1, d * (1 - a0 - am))
+        } else {
+            let a1 = s * (1.5 - fa)
+            add(rowCells, rowBits, ia + 1, d * (a1 - a0))
+            var xi = ia + 2
+            while xi < ib - 1 {
+                add(rowCells, rowBits, xi, d * s)
+                xi += 1
+            }
+            let a2 = a1 + Float(ib - ia - 3) * s
+            add(rowCells, rowBits, ib - 1, d * (1 - a2 - am))
+        }
+        add(rowCells, rowBits, ib, d * am)
     }
 
     /// Converts the accumulated edges to spans, hands them to `painter`, and
