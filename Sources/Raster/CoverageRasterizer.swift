@@ -98,7 +98,7 @@ public final class CoverageRasterizer {
         let dxdy = (x1 - x0) / (y1 - y0)
         if y0 < 0 { x0 -= y0 * dxdy; y0 = 0 }
         if y1 > height { x1 = x0 + (height - y0) * dxdy; y1 = height }
-        if x0 >= width && x1 >= width { return }
+        if x0 >= width && x1 >= width { passesRightSide(); return }
         // Split where the edge leaves the clip's sides: left of the clip an edge
         // still sets coverage for the whole row (it runs down the left side);
         // right of it, it can change nothing visible.
@@ -127,8 +127,15 @@ public final class CoverageRasterizer {
         let width = Float(clip.width)
         let xa = min(max(x0 + (ya - y0) * dxdy, 0), width)
         let xb = min(max(x0 + (yb - y0) * dxdy, 0), width)
-        if xa >= width && xb >= width { return }
+        if xa >= width && xb >= width { passesRightSide(); return }
         accumulate(xa, ya, xb, yb, direction, (xb - xa) / (yb - ya))
+    }
+
+    /// Notes an edge right of the clip: the shape then covers some rows up to
+    /// the clip's right side (the sweep paints them to the end), so the touched
+    /// bounds must reach it too, though no cell there is touched.
+    private func passesRightSide() {
+        touchedMaxCell = max(touchedMaxCell, clip.width)
     }
 
     /// Adds `value` to cell `x` of the row whose cells start at `rowCells`, and marks its group.

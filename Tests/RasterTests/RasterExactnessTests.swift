@@ -367,5 +367,11 @@ import Darwin
         canvas.fill(path, with: .solid(.white))
         #expect(canvas.damage.contains(IntRect(x: 10, y: 20, width: 6, height: 5)))
         #expect(canvas.damage.area < 100)
+        // A shape running off the right side is painted to the side, and so is the damage.
+        canvas.resetDamage()
+        path.removeAll(); path.addRect(Rect(x: 80.5, y: 40, width: 50, height: 5))
+        canvas.fill(path, with: .solid(.white))
+        #expect(buffer[99, 42] == 0xFFFF_FFFF)
+        #expect(canvas.damage.contains(IntRect(x: 80, y: 40, width: 20, height: 5)))
     }
 }
