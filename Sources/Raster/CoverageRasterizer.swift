@@ -287,10 +287,14 @@ public final class CoverageRasterizer {
                 let s0 = sum + v[0], s1 = s0 + v[1], s2 = s1 + v[2], s3 = s2 + v[3]
                 sum = s3
                 if x < width {
-                    if runCount == 0 { runStart = x }
                     let c = Self.coverage(SIMD4(s0, s1, s2, s3), evenOdd: evenOdd)
-                    UnsafeMutableRawPointer(rowCoverage + runCount).storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: c), as: SIMD4<UInt8>.self)
-                    runCount += min(4, width - x)
+                    if P.paintsGroups && x + 4 <= width {
+                        painter.paintGroup(y: y, x0: clip.x + x, coverage: c)
+                    } else {
+                        if runCount == 0 { runStart = x }
+                        UnsafeMutableRawPointer(rowCoverage + runCount).storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: c), as: SIMD4<UInt8>.self)
+                        runCount += min(4, width - x)
+                    }
                 }
                 lastEnd = x + 4
             }

@@ -21,4 +21,15 @@ public struct SolidPainter: SpanPainter {
     public mutating func paintMaskedSpan(y: Int, x0: Int, count: Int, coverage: UnsafePointer<UInt8>) {
         SpanCompositor.blendSolid(base + y * rowPixels + x0, count: count, source: color, coverage: coverage)
     }
+
+    public static var paintsGroups: Bool { true }
+
+    @inlinable
+    public mutating func paintGroup(y: Int, x0: Int, coverage: SIMD4<UInt32>) {
+        let words = unsafeBitCast(coverage, to: (UInt64, UInt64).self)
+        if words.0 | words.1 == 0 { return }
+        let raw = UnsafeMutableRawPointer(base + y * rowPixels + x0)
+        let source = PixelVector.scale(SIMD4(repeating: color), by: coverage)
+        raw.storeBytes(of: PixelVector.sourceOver(source, raw.loadUnaligned(as: SIMD4<UInt32>.self)), as: SIMD4<UInt32>.self)
+    }
 }

@@ -130,6 +130,34 @@ import Darwin
         }
     }
 
+    @Test func solidEdgesPaintedGroupByGroupMatchRuns() {
+        // A solid paint takes the sweep's groups of four one by one; under a clip
+        // path (here covering everything) the same coverage goes through runs.
+        func draw(clipped: Bool) -> PixelBuffer {
+            let buffer = PixelBuffer(width: 61, height: 50)   // a last group cut by the right side
+            buffer.fill(0xFF20_4060)
+            let canvas = Canvas(target: buffer)
+            if clipped {
+                var all = Path(); all.addRect(Rect(x: -5, y: -5, width: 80, height: 60))
+                canvas.clip(to: all)
+            }
+            var shape = Path()
+            shape.addCircle(center: Point(30.3, 24.7), radius: 19.6)
+            shape.move(to: Point(2, 3)); shape.line(to: Point(60.8, 47.5))
+            canvas.stroke(shape, style: StrokeStyle(width: 2.3), with: .solid(Color(hex: 0x6CFFB5, alpha: 0.7)))
+            return buffer
+        }
+        let groups = draw(clipped: false), runs = draw(clipped: true)
+        var painted = 0
+        for y in 0..<50 {
+            for x in 0..<61 {
+                #expect(groups[x, y] == runs[x, y], "pixel \(x),\(y)")
+                if groups[x, y] != 0xFF20_4060 { painted += 1 }
+            }
+        }
+        #expect(painted > 300)
+    }
+
     @Test func linearGradientHitsItsStops() {
         let buffer = PixelBuffer(width: 256, height: 4)
         let canvas = Canvas(target: buffer)
