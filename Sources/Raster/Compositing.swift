@@ -26,64 +26,6 @@ public enum PixelMath {
     }
 }
 
-/// Eight pixels at a time: the same arithmetic as `PixelMath`, in 32-bit lanes.
-///
-/// Pixels stay packed, red and blue in one pair of 16-bit halves, alpha and
-/// green in the other, as the scalar code does. Widening bytes to 16-bit lanes
-/// instead made the compiler call out of the loop for every conversion.
-public enum PixelVector {
-    public typealias Pixels = SIMD8<UInt32>
-
-    /// Each channel of each pixel times its lane of `alpha / 255`, rounded.
-    /// Generic so that runs' last four pixels can use four lanes.
-    @inlinable @inline(__always)
-    public static func scale<V: SIMD>(_ pixels: V, by alpha: V) -> V where V.Scalar == UInt32 {
-        let mask = V(repeating: 0x00FF_00FF), half = V(repeating: 0x0080_0080)
-        var rb = (pixels & mask) &* alpha &+ half
-        rb = ((rb &+ ((rb &>> 8) & mask)) &>> 8) & mask
-        var ag = ((pixels &>> 8) & mask) &* alpha &+ half
-        ag = (ag &+ ((ag &>> 8) & mask)) & ~mask
-        return rb | ag
-    }
-
-    /// Source-over of premultiplied pixels, lane by lane.
-    @inlinable @inline(__always)
-    public static func sourceOver<V: SIMD>(_ source: V, _ destination: V) -> V where V.Scalar == UInt32 {
-        source &+ scale(destination, by: V(repeating: 255) &- (source &>> 24))
-    }
-
-    /// Eight coverage bytes, one per lane.
-    @inlinable @inline(__always)
-    public static func coverage(_ bytes: UnsafePointer<UInt8>) -> Pixels {
-        Pixels(truncatingIfNeeded: UnsafeRawPointer(bytes).loadUnaligned(as: SIMD8<UInt8>.self))
-    }
-
-    @inlinable @inline(__always)
-    static func load(_ p: UnsafePointer<UInt32>) -> Pixels {
-        UnsafeRawPointer(p).loadUnaligned(as: Pixels.self)
-    }
-
-    @inlinable @inline(__always)
-    static func store(_ v: Pixels, _ p: UnsafeMutablePointer<UInt32>) {
-        UnsafeMutableRawPointer(p).storeBytes(of: v, as: Pixels.self)
-    }
-
-    /// Whether every lane is zero (vector `==` compiles to a loop over lanes here).
-    @inlinable @inline(__always)
-    static func isZero(_ v: Pixels) -> Bool {
-        let q = unsafeBitCast(v, to: (UInt64, UInt64, UInt64, UInt64).self)
-        return q.0 | q.1 | q.2 | q.3 == 0
-    }
-
-    /// Whether every pixel is opaque.
-    @inlinable @inline(__always)
-    static func isOpaque(_ v: Pixels) -> Bool {
-        let q = unsafeBitCast(v, to: (UInt64, UInt64, UInt64, UInt64).self)
-        let alphas: UInt64 = 0xFF00_0000_FF00_0000
-        return q.0 & q.1 & q.2 & q.3 & alphas == alphas
-    }
-}
-
 /// Span compositing loops, eight pixels per step.
 public enum SpanCompositor {
     /// Blends one premultiplied colour over `count` pixels.
@@ -141,35 +83,11 @@ public enum SpanCompositor {
     /// (0...255): the result of `sourceOver(scale(source, by: c), p)` per pixel.
     ///
     /// No branch on single coverage values: along an antialiased edge they
-    /// change from pixel to pixel and defeat a predictor. Only a group of eight
+    /// change from pixel to pixel and defeat a predictor. Only a group of
     /// zeros is skipped.
     @inlinable
     public static func blendSolid(_ p: UnsafeMutablePointer<UInt32>, count: Int, source: UInt32, coverage: UnsafePointer<UInt8>) {
-        let src = PixelVector.Pixels(repeating: source)
-        var i = 0
-        while i + 8 <= count {
-            let c = PixelVector.coverage(coverage + i)
-            if !PixelVector.isZero(c) {
-                PixelVector.store(PixelVector.sourceOver(PixelVector.scale(src, by: c), PixelVector.load(p + i)), p + i)
-            }
-            i += 8
-        }
-        // Runs come in whole groups of four cells: their last four in four lanes.
-        if i + 4 <= count {
-            let bytes = UnsafeRawPointer(coverage + i).loadUnaligned(as: SIMD4<UInt8>.self)
-            if unsafeBitCast(bytes, to: UInt32.self) != 0 {
-                let c = SIMD4<UInt32>(truncatingIfNeeded: bytes)
-                let raw = UnsafeMutableRawPointer(p + i)
-                let d = raw.loadUnaligned(as: SIMD4<UInt32>.self)
-                raw.storeBytes(of: PixelVector.sourceOver(PixelVector.scale(SIMD4(repeating: source), by: c), d), as: SIMD4<UInt32>.self)
-            }
-            i += 4
-        }
-        while i < count {
-            let c = UInt32(coverage[i])
-            if c != 0 { p[i] = PixelMath.sourceOver(PixelMath.scale(source, by: c), p[i]) }
-            i += 1
-        }
+        blendMasked(p, count: count, source: SolidSource(pixel: source), coverage: coverage)
     }
 
     /// Blends `count` premultiplied source pixels, each scaled by its own
@@ -177,29 +95,61 @@ public enum SpanCompositor {
     /// with a source per pixel.
     @inlinable
     public static func blend(_ p: UnsafeMutablePointer<UInt32>, source: UnsafePointer<UInt32>, count: Int, coverage: UnsafePointer<UInt8>) {
+        blendMasked(p, count: count, source: BufferSource(pixels: source), coverage: coverage)
+    }
+
+    @inlinable @inline(__always)
+    static func blendMasked<Source: MaskedBlendSource>(_ p: UnsafeMutablePointer<UInt32>, count: Int, source: Source,
+                                                       coverage: UnsafePointer<UInt8>) {
         var i = 0
         while i + 8 <= count {
             let c = PixelVector.coverage(coverage + i)
             if !PixelVector.isZero(c) {
-                let sv = PixelVector.scale(PixelVector.load(source + i), by: c)
-                PixelVector.store(PixelVector.sourceOver(sv, PixelVector.load(p + i)), p + i)
+                let s = PixelVector.scale(source.eight(at: i), by: c)
+                PixelVector.store(PixelVector.sourceOver(s, PixelVector.load(p + i)), p + i)
             }
             i += 8
         }
+        // Runs come in whole groups of four cells: their last four in four lanes.
         if i + 4 <= count {
             let bytes = UnsafeRawPointer(coverage + i).loadUnaligned(as: SIMD4<UInt8>.self)
             if unsafeBitCast(bytes, to: UInt32.self) != 0 {
-                let c = SIMD4<UInt32>(truncatingIfNeeded: bytes)
                 let raw = UnsafeMutableRawPointer(p + i)
-                let sv = PixelVector.scale(UnsafeRawPointer(source + i).loadUnaligned(as: SIMD4<UInt32>.self), by: c)
-                raw.storeBytes(of: PixelVector.sourceOver(sv, raw.loadUnaligned(as: SIMD4<UInt32>.self)), as: SIMD4<UInt32>.self)
+                let s = PixelVector.scale(source.four(at: i), by: SIMD4<UInt32>(truncatingIfNeeded: bytes))
+                raw.storeBytes(of: PixelVector.sourceOver(s, raw.loadUnaligned(as: SIMD4<UInt32>.self)), as: SIMD4<UInt32>.self)
             }
             i += 4
         }
         while i < count {
             let c = UInt32(coverage[i])
-            if c != 0 { p[i] = PixelMath.sourceOver(PixelMath.scale(source[i], by: c), p[i]) }
+            if c != 0 { p[i] = PixelMath.sourceOver(PixelMath.scale(source.one(at: i), by: c), p[i]) }
             i += 1
         }
     }
+}
+
+/// Where a masked blend takes its source pixels: one colour or a row of them.
+@usableFromInline
+protocol MaskedBlendSource {
+    func eight(at i: Int) -> SIMD8<UInt32>
+    func four(at i: Int) -> SIMD4<UInt32>
+    func one(at i: Int) -> UInt32
+}
+
+@usableFromInline
+struct SolidSource: MaskedBlendSource {
+    @usableFromInline let pixel: UInt32
+    @inlinable init(pixel: UInt32) { self.pixel = pixel }
+    @inlinable func eight(at i: Int) -> SIMD8<UInt32> { SIMD8(repeating: pixel) }
+    @inlinable func four(at i: Int) -> SIMD4<UInt32> { SIMD4(repeating: pixel) }
+    @inlinable func one(at i: Int) -> UInt32 { pixel }
+}
+
+@usableFromInline
+struct BufferSource: MaskedBlendSource {
+    @usableFromInline let pixels: UnsafePointer<UInt32>
+    @inlinable init(pixels: UnsafePointer<UInt32>) { self.pixels = pixels }
+    @inlinable func eight(at i: Int) -> SIMD8<UInt32> { UnsafeRawPointer(pixels + i).loadUnaligned(as: SIMD8<UInt32>.self) }
+    @inlinable func four(at i: Int) -> SIMD4<UInt32> { UnsafeRawPointer(pixels + i).loadUnaligned(as: SIMD4<UInt32>.self) }
+    @inlinable func one(at i: Int) -> UInt32 { pixels[i] }
 }
