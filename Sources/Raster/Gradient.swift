@@ -112,6 +112,23 @@ public final class GradientTable {
     public let entries: UnsafeMutablePointer<UInt32>
     public private(set) var size = 256
     public private(set) var isOpaque = true
+    /// The largest difference of any channel between neighbouring entries, in
+    /// 8-bit levels: how fast the ramp changes per entry at its steepest.
+    /// Worked out when first asked for after a build (only radial fills ask).
+    public var steepestStep: UInt32 {
+        if let known = knownSteepestStep { return known }
+        var steepest: UInt32 = 0
+        for i in 1..<size {
+            let a = entries[i - 1], b = entries[i]
+            for shift in stride(from: UInt32(0), to: 32, by: 8) {
+                let x = (a >> shift) & 0xFF, y = (b >> shift) & 0xFF
+                steepest = max(steepest, x > y ? x - y : y - x)
+            }
+        }
+        knownSteepestStep = steepest
+        return steepest
+    }
+    private var knownSteepestStep: UInt32?
     /// What the entries were last built from.
     private var builtFrom: (stops: GradientStops, size: Int, opacity: Float)?
 
@@ -138,6 +155,7 @@ public final class GradientTable {
         if n == 0 {
             entries.update(repeating: 0, count: size)
             isOpaque = false
+            knownSteepestStep = 0
             return
         }
         var segment = 0
@@ -164,6 +182,7 @@ public final class GradientTable {
             if alpha != 255 { opaque = false }
         }
         isOpaque = opaque
+        knownSteepestStep = nil
     }
 
     private func premultiplied(_ c: Color) -> SIMD4<Float> {

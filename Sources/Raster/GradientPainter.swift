@@ -11,8 +11,8 @@ public struct GradientPainter: SpanPainter {
     @usableFromInline enum Shape {
         case linear(origin: Point, step: Point)          // offset = dot(p - origin, step)
         // Pixels x and mirrorSum - x of a row share a colour, and so do rows y and
-        // rowMirrorSum - y; nil when the centre is not on (within 1/512 px of) a
-        // pixel centre or edge in that axis.
+        // rowMirrorSum - y; nil when that would be off by more than half a level
+        // (see init).
         case radial(center: Point, inverseRadius: Float, mirrorSum: Int?, rowMirrorSum: Int?)
         case conic(center: Point, startAngle: Float)
     }
@@ -55,11 +55,19 @@ public struct GradientPainter: SpanPainter {
             shape = .linear(origin: start, step: len2 > 0 ? d / len2 : .zero)
             repeats = spread == .repeat
         case let .radial(center, radius):
-            // A centre computed as 0.3 × 1920 in Float lands 2e-5 px off 576; snapping it
-            // moves each offset by under 1/512 px, far below one step of the table.
+            // Mirroring about the nearest pixel centre or edge moves a pixel's
+            // distance from the true centre by up to the centre's offset from it
+            // (at most half a pixel): allowed when that changes no channel by more
+            // than half a level. A gentle ramp, like the dial's disc that glides
+            // off the pixel grid during transitions, can always be mirrored; a
+            // steep one only about a centre on the grid (a centre computed as
+            // 0.3 × 1920 in Float lands 2e-5 px off 576).
+            let levelsPerPixel = Float(table.steepestStep) * Float(table.size - 1) / max(radius, 1e-6)
             func mirrorSum(_ c: Float) -> Int? {
                 let twice = 2 * c
-                return abs(twice - twice.rounded()) <= 1 / 256 && abs(twice) < 16_777_216 ? Int(twice.rounded()) - 1 : nil
+                guard abs(twice) < 16_777_216 else { return nil }
+                let offset = abs(twice - twice.rounded()) / 2
+                return offset <= 1 / 512 || offset * levelsPerPixel <= 0.5 ? Int(twice.rounded()) - 1 : nil
             }
             shape = .radial(center: center, inverseRadius: radius > 0 ? 1 / radius : 0,
                             mirrorSum: mirrorSum(center.x), rowMirrorSum: mirrorSum(center.y))
