@@ -216,6 +216,19 @@ import Darwin
     /// Rows across a centre on a pixel edge or centre copy one side from the
     /// other, and rows below such a centre copy the rows above; they must match
     /// a centre 0.01 px away, which computes every pixel.
+    /// The largest difference of a colour channel between two buffers of one size.
+    func worstChannelDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
+        var worst = 0
+        for y in 0..<a.height {
+            for x in 0..<a.width {
+                for shift in stride(from: UInt32(0), to: 24, by: 8) {
+                    worst = max(worst, abs(Int((a[x, y] >> shift) & 0xFF) - Int((b[x, y] >> shift) & 0xFF)))
+                }
+            }
+        }
+        return worst
+    }
+
     /// Fills `rect` with `gradient` one column at a time: spans one pixel wide
     /// are shaded pixel by pixel, never copied from a mirror image.
     func fillColumnByColumn(_ rect: Rect, with gradient: Gradient, on canvas: Canvas) {
@@ -250,15 +263,7 @@ import Darwin
             return buffer
         }
         let mirrored = draw(columnByColumn: false), computed = draw(columnByColumn: true)
-        var worst = 0
-        for y in 0..<40 {
-            for x in 0..<100 {
-                for shift in stride(from: 0, to: 24, by: 8) {
-                    let a = Int((mirrored[x, y] >> UInt32(shift)) & 0xFF), b = Int((computed[x, y] >> UInt32(shift)) & 0xFF)
-                    worst = max(worst, abs(a - b))
-                }
-            }
-        }
+        let worst = worstChannelDifference(mirrored, computed)
         // About a centre on the grid mirroring is exact (the centre snaps by
         // under 1/512 px); off it, this ramp is not mirrored at all.
         let onGrid = abs(2 * centerX - (2 * centerX).rounded()) < 1e-3
@@ -287,15 +292,7 @@ import Darwin
         var path = Path(); path.addRect(rect)
         Canvas(target: mirrored).fill(path, with: .gradient(disc))
         fillColumnByColumn(rect, with: disc, on: Canvas(target: computed))
-        var worst = 0
-        for y in 0..<40 {
-            for x in 0..<100 {
-                for shift in stride(from: 0, to: 24, by: 8) {
-                    let a = Int((mirrored[x, y] >> UInt32(shift)) & 0xFF), b = Int((computed[x, y] >> UInt32(shift)) & 0xFF)
-                    worst = max(worst, abs(a - b))
-                }
-            }
-        }
+        let worst = worstChannelDifference(mirrored, computed)
         #expect(worst <= 1, "worst channel difference \(worst)")
         // The rows' full-coverage spans, x 8..<96, were mirrored (the groups of
         // four at the rectangle's sides are shaded pixel by pixel).
