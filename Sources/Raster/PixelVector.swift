@@ -47,6 +47,13 @@ public enum PixelVector {
         return q.0 | q.1 | q.2 | q.3 == 0
     }
 
+    /// Whether all four lanes are zero.
+    @inlinable @inline(__always)
+    static func isZero(_ v: SIMD4<UInt32>) -> Bool {
+        let q = unsafeBitCast(v, to: (UInt64, UInt64).self)
+        return q.0 | q.1 == 0
+    }
+
     /// Whether every pixel is opaque.
     @inlinable @inline(__always)
     static func isOpaque(_ v: Pixels) -> Bool {

@@ -26,8 +26,7 @@ public struct SolidPainter: SpanPainter {
 
     @inlinable
     public mutating func paintGroup(y: Int, x0: Int, coverage: SIMD4<UInt32>) {
-        let words = unsafeBitCast(coverage, to: (UInt64, UInt64).self)
-        if words.0 | words.1 == 0 { return }
+        if PixelVector.isZero(coverage) { return }
         let raw = UnsafeMutableRawPointer(base + y * rowPixels + x0)
         let source = PixelVector.scale(SIMD4(repeating: color), by: coverage)
         raw.storeBytes(of: PixelVector.sourceOver(source, raw.loadUnaligned(as: SIMD4<UInt32>.self)), as: SIMD4<UInt32>.self)
