@@ -13,6 +13,8 @@ let package = Package(
     name: "RadarKiosk",
     products: [
         .executable(name: "radar-kiosk", targets: ["radar-kiosk"]),
+        // Preloaded by `radar-kiosk bench` only, to count heap allocations; never part of the kiosk.
+        .library(name: "RadarAllocationCounter", type: .dynamic, targets: ["CAllocationCounter"]),
     ],
     targets: [
         // System libraries, found through pkg-config; Debian packages named as providers.
@@ -21,33 +23,46 @@ let package = Package(
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
 
-        // Counts heap allocations process-wide, for benchmarks and allocation tests.
+        // Counts heap allocations process-wide: linked into the allocation
+        // tests, and preloaded by benchmarks as RadarAllocationCounter.
         .target(name: "CAllocationCounter"),
+        // The allocation tests' view of it (skipped where counting means nothing).
+        .target(name: "AllocationCounting", dependencies: ["CAllocationCounter"]),
         // Kernel uAPI headers (console, evdev, GPIO, signals) with callable ioctl wrappers.
         .target(name: "CLinux"),
 
         // Layers, lowest first.
+        // The Linux I/O layer: owned descriptors, errno errors, files, clocks, the logger, event sources.
+        .target(name: "SystemIO", dependencies: ["CLinux"]),
         .target(name: "AnimationCore", swiftSettings: hotLoopFlags),
         .target(name: "Raster", swiftSettings: hotLoopFlags),
         .target(name: "RasterIO", dependencies: ["Raster", "CPNG"]),
         .target(name: "Typography", dependencies: ["Raster", "AnimationCore", "CFreeType", "CHarfBuzz"],
                 swiftSettings: hotLoopFlags),
-        .target(name: "Display", dependencies: ["Raster", "RasterIO", "CDRM", "CLinux"]),
-        .target(name: "Input", dependencies: ["CLinux"]),
+        .target(name: "Display", dependencies: ["Raster", "SystemIO", "CDRM", "CLinux"]),
+        .target(name: "Input", dependencies: ["SystemIO", "CLinux"]),
         .target(name: "JSON"),
-        .target(name: "Feed", dependencies: ["JSON"]),
-        .target(name: "RadarKiosk",
-                dependencies: ["AnimationCore", "Raster", "RasterIO", "Typography", "Display", "Input", "Feed",
-                               "JSON", "CAllocationCounter", "CLinux"]),
-        .executableTarget(name: "radar-kiosk", dependencies: ["RadarKiosk"]),
+        .target(name: "Feed", dependencies: ["JSON", "SystemIO"]),
+        // State, commands, configuration, scene, layout and the controller: what the fuzzers and most tests import.
+        .target(name: "KioskModel", dependencies: ["AnimationCore", "Display", "Input", "Feed", "JSON", "SystemIO"]),
+        // The kiosk's drawing: renderer, dial, fonts, and the one frame tick.
+        .target(name: "KioskRendering", dependencies: ["KioskModel", "AnimationCore", "Raster", "RasterIO", "Typography", "Display"]),
+        // The service: event loop, input sources, presenter wiring, systemd.
+        .target(name: "KioskApp", dependencies: ["KioskRendering", "KioskModel", "Display", "Input", "Feed", "JSON", "SystemIO"]),
+        // Developer tools: bench, soak, audit, render, scenes, contact sheet, reference frame.
+        .target(name: "KioskTools", dependencies: ["KioskRendering", "KioskModel", "AnimationCore", "Raster", "RasterIO",
+                                                   "Typography", "Display", "SystemIO"]),
+        .executableTarget(name: "radar-kiosk", dependencies: ["KioskApp", "KioskTools", "KioskModel", "SystemIO"]),
 
-        .testTarget(name: "AnimationCoreTests", dependencies: ["AnimationCore", "CAllocationCounter"]),
+        .testTarget(name: "AnimationCoreTests", dependencies: ["AnimationCore", "AllocationCounting"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "RasterIO"]),
-        .testTarget(name: "TypographyTests", dependencies: ["Typography", "Raster", "AnimationCore", "CAllocationCounter"]),
-        .testTarget(name: "RadarKioskTests", dependencies: ["RadarKiosk", "Feed"], exclude: ["Fixtures"]),
-        .testTarget(name: "FeedTests", dependencies: ["Feed", "JSON"], exclude: ["Fixtures"]),
-        .testTarget(name: "InputTests", dependencies: ["Input", "RadarKiosk"]),
+        .testTarget(name: "TypographyTests", dependencies: ["Typography", "Raster", "AnimationCore", "AllocationCounting"]),
+        .testTarget(name: "KioskTests", dependencies: ["KioskApp", "KioskTools", "KioskRendering", "KioskModel", "Feed",
+                                                       "SystemIO", "AllocationCounting"], exclude: ["Fixtures"]),
+        .testTarget(name: "FeedTests", dependencies: ["Feed", "JSON", "SystemIO"], exclude: ["Fixtures"]),
+        .testTarget(name: "InputTests", dependencies: ["Input", "KioskModel", "SystemIO"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster"]),
+        .testTarget(name: "SystemIOTests", dependencies: ["SystemIO"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -13,6 +13,14 @@ public struct NodeID: Hashable, Sendable, CustomStringConvertible {
     public var description: String { explicit.map { "\(path)#\($0)" } ?? path }
 }
 
+/// How the app's renderer draws a leaf (its font, colour, kind of drawing):
+/// the app names its styles as constants of this type; the core only carries them.
+public struct LeafStyle: Hashable, Sendable {
+    public let rawValue: Int
+    public init(_ rawValue: Int) { self.rawValue = rawValue }
+    public static let plain = LeafStyle(0)
+}
+
 /// What a leaf shows; the app's renderer interprets `style`.
 public enum LeafContent: Sendable, Equatable {
     case none
@@ -30,7 +38,7 @@ public struct LeafDescription: Sendable {
     public var opacity: Double
     public var content: LeafContent
     /// The renderer's style for this leaf (font, colour, kind of drawing).
-    public var style: Int
+    public var style: LeafStyle
     /// Up to four extra animatable parameters (a dial's face blend, say). They
     /// animate with the frame as one vector: one curve, one clock (§4.3).
     public var custom: AnimatableRect
@@ -42,7 +50,7 @@ public struct LeafDescription: Sendable {
     /// Invisible placeholders say so, for the accessibility audit.
     public var isDecorative: Bool
 
-    public init(id: NodeID, frame: AnimatableRect, opacity: Double = 1, content: LeafContent = .none, style: Int = 0,
+    public init(id: NodeID, frame: AnimatableRect, opacity: Double = 1, content: LeafContent = .none, style: LeafStyle = .plain,
                 custom: AnimatableRect = .zero, transition: Transition = .opacity,
                 contentTransition: ContentTransition = .opacity,
                 animationOverride: (animation: Animation?, value: Int)? = nil, isDecorative: Bool = false) {
@@ -62,7 +70,7 @@ public struct LeafDescription: Sendable {
 /// One leaf as drawn at a sampled time: the flat render list's element.
 public struct RenderItem: Sendable {
     public var id: NodeID
-    public var style: Int
+    public var style: LeafStyle
     public var content: LeafContent
     /// Presentation frame, transition offset applied.
     public var frame: AnimatableRect

@@ -141,6 +141,15 @@ public final class SceneGraph {
         for (i, leaf) in leaves.enumerated() { slots[leaf.description.id] = i }
     }
 
+    /// Whether the leaf `id` was still animating its frame, opacity or custom
+    /// values at the last `sample` (a completion check, like SwiftUI's
+    /// `withAnimation(completion:)`).
+    public func isAnimating(_ id: NodeID) -> Bool {
+        guard let slot = slots[id] else { return false }
+        let leaf = leaves[slot]
+        return leaf.geometry.isAnimating || leaf.opacity.isAnimating || leaf.transitionAmount.isAnimating
+    }
+
     /// The render list at `time`, in paint order; also whether anything is still
     /// animating (when nothing is, the kiosk can stop drawing).
     @discardableResult

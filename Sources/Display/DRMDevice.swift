@@ -2,12 +2,14 @@
 import Glibc
 #endif
 import CDRM
+import SystemIO
 
 /// One DRM card node (/dev/dri/cardN), opened once. All libdrm calls and the
 /// unsafe pointer work they need stay inside this type and DRMOutput.
 public final class DRMDevice {
     public let path: String
-    public let fd: Int32
+    private let descriptor: FileDescriptor
+    public var fd: Int32 { descriptor.rawValue }
 
     /// A connector as `outputs` lists it.
     public struct Connector: Sendable {
@@ -38,32 +40,24 @@ public final class DRMDevice {
     }
 
     public init(path: String) throws {
-        let fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else {
-            let e = errno
-            if e == EACCES || e == EPERM {
+        do {
+            descriptor = try FileDescriptor.open(path, O_RDWR | O_NONBLOCK)
+        } catch let e as SystemError {
+            if e.code == EACCES || e.code == EPERM {
                 throw DisplayError("\(path): permission denied: add the user to the 'video' group, or run the kiosk as its service")
             }
-            throw DisplayError("\(path): cannot open (\(String(cString: strerror(e))))")
+            throw DisplayError("\(path): cannot open (\(e.reason))")
         }
         self.path = path
-        self.fd = fd
     }
 
-    deinit { close(fd) }
-
     /// Card nodes present on this machine, in name order (never assumed to be card0).
-    public static func cardPaths() -> [String] {
-        guard let dir = opendir("/dev/dri") else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name.hasPrefix("card") { names.append("/dev/dri/" + name) }
-        }
-        return names.sorted { $0.count == $1.count ? $0 < $1 : $0.count < $1.count }
+    public static func cardPaths() -> [String] { Directory.entries(of: "/dev/dri", prefix: "card") }
+
+    /// Whether the driver can make dumb buffers (the CPU-drawn scanout memory the kiosk needs).
+    public var supportsDumbBuffers: Bool {
+        var value: UInt64 = 0
+        return drmGetCap(fd, UInt64(DRM_CAP_DUMB_BUFFER), &value) == 0 && value != 0
     }
 
     /// Whether this process is (or could become) DRM master: another program

@@ -4,6 +4,7 @@ import Glibc
 import CDRM
 import CLinux
 import Raster
+import SystemIO
 
 /// A DRM/KMS output: drawing happens in an ordinary cached frame; only the
 /// rows damaged since a scanout buffer was last filled are copied into it (dumb
@@ -15,7 +16,7 @@ import Raster
 /// On drivers whose flips complete at once (no vblank: virtio-gpu, stock bochs,
 /// some USB displays) the loop paces itself with a timer at the mode's refresh
 /// instead of spinning; `completesFlipsImmediately` says which kind this is.
-public final class DRMDisplay: Display {
+public final class DRMDisplay: Presenter {
     public let device: DRMDevice
     public let connector: DRMDevice.Connector
     public let crtcID: UInt32
@@ -67,6 +68,9 @@ public final class DRMDisplay: Display {
         let (device, connector) = try DRMDisplay.choose(outputName)
         self.device = device
         self.connector = connector
+        guard device.supportsDumbBuffers else {
+            throw DisplayError("\(device.path): the driver offers no dumb buffers, which the kiosk draws into")
+        }
         guard device.becomeMaster() else {
             throw DisplayError("\(device.path): another program holds the display (a desktop session?): stop it, or run the kiosk on a free VT")
         }
@@ -126,13 +130,6 @@ public final class DRMDisplay: Display {
         flipTimestamp.deallocate()
     }
 
-    /// CLOCK_MONOTONIC, the clock of DRM event timestamps.
-    static func monotonicNow() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
-
     static func choose(_ name: String?) throws -> (DRMDevice, DRMDevice.Connector) {
         var cards = DRMDevice.cardPaths()
         if let name, name.hasPrefix("/dev/") {
@@ -163,30 +160,50 @@ public final class DRMDisplay: Display {
     private func makeBuffer() throws -> ScanoutBuffer {
         var handle: UInt32 = 0, pitch: UInt32 = 0, size: UInt64 = 0
         guard drmModeCreateDumbBuffer(device.fd, UInt32(mode.width), UInt32(mode.height), UInt32(format.bitsPerPixel), 0, &handle, &pitch, &size) == 0 else {
-            throw DisplayError("\(device.path): cannot create a \(mode.width)x\(mode.height) scanout buffer (\(String(cString: strerror(errno))))")
+            throw DisplayError("\(device.path): cannot create a \(mode.width)x\(mode.height) scanout buffer (\(SystemError.lastReason))")
+        }
+        // Whatever fails from here gives back what was made before it.
+        var memory: UnsafeMutableRawPointer?
+        var fb: UInt32 = 0
+        var made = false
+        defer {
+            if !made {
+                if fb != 0 { _ = drmModeRmFB(device.fd, fb) }
+                if let memory { munmap(memory, Int(size)) }
+                _ = drmModeDestroyDumbBuffer(device.fd, handle)
+            }
         }
         var offset: UInt64 = 0
         guard drmModeMapDumbBuffer(device.fd, handle, &offset) == 0 else {
-            throw DisplayError("\(device.path): cannot map a scanout buffer")
+            throw DisplayError("\(device.path): cannot map a scanout buffer (\(SystemError.lastReason))")
         }
-        let memory = mmap(nil, Int(size), PROT_READ | PROT_WRITE, MAP_SHARED, device.fd, off_t(offset))
-        guard let memory, memory != MAP_FAILED else { throw DisplayError("\(device.path): mmap of a scanout buffer failed") }
-        var fb: UInt32 = 0
+        let mapped = mmap(nil, Int(size), PROT_READ | PROT_WRITE, MAP_SHARED, device.fd, off_t(offset))
+        guard let mapped, mapped != MAP_FAILED else { throw DisplayError("\(device.path): mmap of a scanout buffer failed (\(SystemError.lastReason))") }
+        memory = mapped
         guard drmModeAddFB(device.fd, UInt32(mode.width), UInt32(mode.height), format.depth, format.bitsPerPixel, pitch, handle, &fb) == 0 else {
             let hint = format == .xrgb8888 ? "" : "; the driver may not take \(format.rawValue): try xrgb8888"
-            throw DisplayError("\(device.path): cannot add a \(format.rawValue) framebuffer (\(String(cString: strerror(errno))))\(hint)")
+            throw DisplayError("\(device.path): cannot add a \(format.rawValue) framebuffer (\(SystemError.lastReason))\(hint)")
         }
+        made = true
         // The copier stores pixels of the format's width into this memory.
         if format == .rgb565 {
-            _ = memory.bindMemory(to: UInt16.self, capacity: Int(size) / 2)
+            _ = mapped.bindMemory(to: UInt16.self, capacity: Int(size) / 2)
         } else {
-            _ = memory.bindMemory(to: UInt32.self, capacity: Int(size) / 4)
+            _ = mapped.bindMemory(to: UInt32.self, capacity: Int(size) / 4)
         }
-        return ScanoutBuffer(handle: handle, pitch: pitch, size: size, memory: memory, framebuffer: fb,
+        return ScanoutBuffer(handle: handle, pitch: pitch, size: size, memory: mapped, framebuffer: fb,
                              stale: IntRect(x: 0, y: 0, width: frame.width, height: frame.height))
     }
 
-    public var fileDescriptor: Int32 { device.fd }
+    public var isReadyToPresent: Bool { isConnected && ownsDisplay && !flipPending }
+    public var pacesWithTimer: Bool { completesFlipsImmediately }
+    public var eventDescriptor: Int32? { flipPending ? device.fd : nil }
+
+    public var pacingSummary: String {
+        (completesFlipsImmediately ? ", flips without vblank" : ", flips with vblank")
+            + (pacing.rate.map { " at \(($0 * 100).rounded() / 100) Hz" } ?? "")
+            + (pacing.medianInterval.map { " (median interval \(($0 * 100_000).rounded() / 100) ms)" } ?? "")
+    }
 
     /// False while the connector is gone (cable out, monitor off): nothing is drawn then.
     public private(set) var isConnected = true
@@ -195,51 +212,48 @@ public final class DRMDisplay: Display {
 
     /// Switches VTs cooperatively: the kernel sends `signal` before leaving
     /// this VT and after coming back; `handleSwitchSignal` answers it.
-    public func enableVTSwitching(signal: Int32) { console?.enableSwitching(signal: signal) }
+    public func enableTerminalSwitching(signal: Int32) { console?.enableSwitching(signal: signal) }
 
     /// Answers a VT switch signal. Leaving: drop DRM master, stop drawing, let
     /// the switch happen. Back: take master again, modeset and repaint.
-    /// Returns true when the display came back (the caller repaints).
-    public func handleSwitchSignal() -> Bool {
-        guard let console else { return false }
+    public func handleSwitchSignal() -> PresenterChange? {
+        guard let console else { return nil }
         // One signal means both; while a release is pending VT_GETSTATE still
         // names this VT, so what we hold now decides which it is.
         if !ownsDisplay {
             console.acknowledgeAcquire()
-            guard device.becomeMaster() else { return false }
+            guard device.becomeMaster() else { return nil }
             ownsDisplay = true
             modeSet = false
             flipPending = false
             for i in buffers.indices { buffers[i].stale = frame.bounds }
-            return true
+            return .reacquired
         }
         ownsDisplay = false
         flipPending = false
         device.dropMaster()
         console.allowRelease()
-        return false
+        return .released
     }
 
     /// Re-reads the connector after a hotplug event. Gone: the CRTC is switched
     /// off. Back: the next present modesets again and repaints everything.
-    /// Returns true when the state changed.
-    @discardableResult
-    public func reprobe() -> Bool {
+    /// Returns what changed, if anything.
+    public func reprobe() -> PresenterChange? {
         let now = device.connectors().first { $0.id == connector.id }
         let connected = now?.connected ?? false
-        if connected == isConnected { return false }
+        if connected == isConnected { return nil }
         isConnected = connected
+        modeSet = false
         if !connected {
             if drmModeSetCrtc(device.fd, crtcID, 0, 0, 0, nil, 0, nil) != 0 {
-                printError("radar-kiosk: switching \(connector.name) off failed: \(String(cString: strerror(errno)))")
+                Log.line("radar-kiosk: switching \(connector.name) off failed: \(SystemError.lastReason)")
             }
-            modeSet = false
             flipPending = false
-        } else {
-            modeSet = false
-            for i in buffers.indices { buffers[i].stale = frame.bounds }
+            return .disconnected
         }
-        return true
+        for i in buffers.indices { buffers[i].stale = frame.bounds }
+        return .reconnected
     }
 
     /// Copies what the back buffer lacks and flips to it. Call only when no flip is pending.
@@ -260,11 +274,11 @@ public final class DRMDisplay: Display {
             var connectorID = connector.id
             var info = mode.info
             guard drmModeSetCrtc(device.fd, crtcID, buffers[back].framebuffer, 0, 0, &connectorID, 1, &info) == 0 else {
-                throw DisplayError("\(connector.name): modeset failed (\(String(cString: strerror(errno))))")
+                throw DisplayError("\(connector.name): modeset failed (\(SystemError.lastReason))")
             }
             // Set after every modeset: whoever held the display in between (the console) may have reset it.
             if let plane = planeRotation, !device.setPlaneProperty(plane: plane.planeID, property: plane.propertyID, value: 1 << 2) {
-                printError("radar-kiosk: \(connector.name): the plane refused a half turn (\(String(cString: strerror(errno))))")
+                Log.line("radar-kiosk: \(connector.name): the plane refused a half turn (\(SystemError.lastReason))")
             }
             modeSet = true
             front = back
@@ -275,7 +289,7 @@ public final class DRMDisplay: Display {
                                  x2: UInt16(min(changed.maxX, mode.width)), y2: UInt16(min(changed.maxY, mode.height)))
         if !region.isEmpty { _ = drmModeDirtyFB(device.fd, buffers[back].framebuffer, &clip, 1) }
         guard drmModePageFlip(device.fd, crtcID, buffers[back].framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), flipTimestamp) == 0 else {
-            throw DisplayError("\(connector.name): page flip failed (\(String(cString: strerror(errno))))")
+            throw DisplayError("\(connector.name): page flip failed (\(SystemError.lastReason))")
         }
         flipPending = true
         front = back
@@ -283,8 +297,10 @@ public final class DRMDisplay: Display {
     }
 
     /// Reads flip events from the device (call when its descriptor is readable).
-    /// Returns true when the pending flip completed.
-    public func handleEvents() -> Bool {
+    public func handleEvents() { _ = completeFlip() }
+
+    /// Reads flip events; true when the pending flip completed.
+    private func completeFlip() -> Bool {
         var context = drmEventContext()
         context.version = 2
         context.page_flip_handler = { _, _, seconds, microseconds, data in
@@ -301,7 +317,17 @@ public final class DRMDisplay: Display {
     }
 
     /// Puts back the mode and framebuffer the output had before, and the console.
+    /// A flip still pending is waited for first (up to a few frames): the
+    /// framebuffers it refers to must not go while the controller may scan
+    /// them out, and a modeset during a flip can fail with EBUSY.
     public func restore() {
+        var waited = 0
+        while flipPending && waited < 10 {
+            var pending = pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)
+            if poll(&pending, 1, 50) > 0 { _ = completeFlip() }
+            waited += 1
+        }
+        flipPending = false
         if let plane = planeRotation {
             _ = device.setPlaneProperty(plane: plane.planeID, property: plane.propertyID, value: 1)   // DRM_MODE_ROTATE_0
         }
@@ -360,7 +386,8 @@ final class VirtualTerminal {
     /// and after switching back (VT_PROCESS), instead of switching under us.
     func enableSwitching(signal: Int32) {
         var mode = vt_mode()
-        mode.mode = CChar(VT_PROCESS)
+        // `mode` is a char in older kernel headers and a __u8 in newer ones.
+        mode.mode = numericCast(VT_PROCESS)
         mode.relsig = Int16(signal)
         mode.acqsig = Int16(signal)
         processMode = radar_ioctl_pointer(fd, radar_vt_setmode, &mode) == 0
@@ -375,7 +402,7 @@ final class VirtualTerminal {
     func restore() {
         if processMode {
             var mode = vt_mode()
-            mode.mode = CChar(VT_AUTO)
+            mode.mode = numericCast(VT_AUTO)
             _ = radar_ioctl_pointer(fd, radar_vt_setmode, &mode)
         }
         _ = radar_ioctl_int(fd, radar_kdskbmode, UInt(previousKeyboard))

@@ -3,7 +3,7 @@ import Raster
 /// A display with no screen: a simulated refresh at a set rate, every presented
 /// frame optionally appended to a Y4M video. Its clock is whatever the loop
 /// says, so a recording can run faster than real time.
-public final class HeadlessDisplay: Display {
+public final class HeadlessDisplay: Presenter {
     public let width: Int
     public let height: Int
     public let refreshRate: Double
@@ -26,6 +26,17 @@ public final class HeadlessDisplay: Display {
         framesPresented += 1
         return time
     }
+
+    // Always ready, paced by the caller's clock, with no events of its own.
+    public var isReadyToPresent: Bool { true }
+    public var pacesWithTimer: Bool { true }
+    public var eventDescriptor: Int32? { nil }
+    public func handleEvents() {}
+    public func enableTerminalSwitching(signal: Int32) {}
+    public func handleSwitchSignal() -> PresenterChange? { nil }
+    public func reprobe() -> PresenterChange? { nil }
+    public var pacingSummary: String { "" }
+    public func restore() {}
 }
 
 extension Double {

@@ -2,11 +2,13 @@
 import Glibc
 #endif
 import CLinux
+import SystemIO
 
 /// Kernel uevents over netlink (what udev itself listens to), filtered to DRM
 /// hotplug: a cable in or out, a monitor powered on or off, a forced status.
 public final class HotplugMonitor {
-    public let fd: Int32
+    private let netlink: FileDescriptor
+    public var fd: Int32 { netlink.rawValue }
 
     public init?() {
         let fd = socket(AF_NETLINK, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 15 /* NETLINK_KOBJECT_UEVENT */)
@@ -18,10 +20,8 @@ public final class HotplugMonitor {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_nl>.size)) }
         }
         guard bound == 0 else { close(fd); return nil }
-        self.fd = fd
+        netlink = FileDescriptor(owning: fd)
     }
-
-    deinit { close(fd) }
 
     /// Drains pending uevents; true if any was a DRM hotplug.
     public func drain() -> Bool {
@@ -32,7 +32,7 @@ public final class HotplugMonitor {
             if n <= 0 { break }
             let fields = buffer[0..<n].split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
             if getenv("RADAR_KIOSK_DEBUG_UEVENTS") != nil {
-                printError("uevent: " + fields.joined(separator: " "))
+                Log.line("uevent: " + fields.joined(separator: " "))
             }
             // Any DRM change: a connector's HOTPLUG=1, a plain change event, or a
             // card added by a driver that loaded late (re-probing is a few cheap

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Raster
+import SystemIO
 
 /// Writes frames as a YUV4MPEG2 video (4:2:0, BT.601 limited range), which
 /// ffmpeg and most players read directly.
@@ -9,7 +10,7 @@ public final class Y4MWriter {
     public let path: String
     public let width: Int
     public let height: Int
-    private let fd: Int32
+    private let file: FileDescriptor
     private var planes: [UInt8]
     public private(set) var framesWritten = 0
 
@@ -20,29 +21,20 @@ public final class Y4MWriter {
         self.path = path
         self.width = width
         self.height = height
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw DisplayError("\(path): cannot create (\(String(cString: strerror(errno))))") }
+        do { file = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644) } catch let e as SystemError {
+            throw DisplayError("\(path): cannot create (\(e.reason))")
+        }
         planes = [UInt8](repeating: 0, count: width * height * 3 / 2)
         let header = "YUV4MPEG2 W\(width) H\(height) F\(framesPerSecond):1 Ip A1:1 C420jpeg\n"
         try writeAll(Array(header.utf8))
     }
-
-    deinit { close(fd) }
 
     private func writeAll(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { raw in try writeAll(raw) }
     }
 
     private func writeAll(_ raw: UnsafeRawBufferPointer) throws {
-        var offset = 0
-        while offset < raw.count {
-            let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw DisplayError("\(path): write failed (\(String(cString: strerror(errno))))")
-            }
-            offset += n
-        }
+        do { try file.writeAll(raw) } catch let e as SystemError { throw DisplayError("\(path): write failed (\(e.reason))") }
     }
 
     /// Appends one frame (the buffer's size must match the video's). `time`, when
@@ -90,17 +82,8 @@ public final class Y4MReader {
     private var offset: Int
 
     public init(path: String) throws {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw DisplayError("\(path): cannot open (\(String(cString: strerror(errno))))") }
-        defer { close(fd) }
-        var data: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; throw DisplayError("\(path): read failed") }
-            if n == 0 { break }
-            data.append(contentsOf: chunk[0..<n])
-        }
+        let data: [UInt8]
+        do { data = try FileContents.bytes(path, limit: 1 << 34) } catch { throw DisplayError("\(error)") }
         bytes = data
         guard let newline = data.firstIndex(of: 0x0A), data.starts(with: Array("YUV4MPEG2 ".utf8)) else {
             throw DisplayError("\(path): not a YUV4MPEG2 file")

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemIO
 
 /// A unix stream socket that takes command lines from local programs and
 /// answers each with one line. Bounded: at most `maximumClients` connections
@@ -8,26 +9,35 @@ import Glibc
 /// with `busyReply`, so a flood never blocks the render loop.
 public final class CommandSocket {
     public let path: String
-    public let fd: Int32
+    private let listener: FileDescriptor
     public var maximumClients = 16
     public var maximumQueue = 64
     /// The reply to a command that cannot be queued.
     public var busyReply = #"{"ok":false,"error":"busy: too many commands waiting"}"#
 
-    public struct Client {
-        public let fd: Int32
+    /// A connected program; replies go back to it by its descriptor.
+    public final class Client {
+        public let connection: FileDescriptor
+        /// A number that names this connection while it lasts.
+        public let id: Int
         var reader = LineReader(maximumLineLength: 65_536)
+        init(_ connection: FileDescriptor, id: Int) {
+            self.connection = connection
+            self.id = id
+        }
     }
+    private var nextClientID = 1
 
     public private(set) var clients: [Client] = []
-    /// Commands waiting to be handled: the client's descriptor and the line.
-    public private(set) var queue: [(client: Int32, line: LineReader.Line)] = []
+    /// Commands waiting to be handled: the client and the line.
+    public private(set) var queue: [(client: Client, line: LineReader.Line)] = []
 
     /// Creates the socket at `path` (replacing a stale one) with mode 0660.
     public init(path: String) throws {
         guard path.utf8.count < 108 else { throw InputError("\(path): a unix socket path must be under 108 bytes") }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard fd >= 0 else { throw InputError("cannot create a unix socket: \(Descriptor.errorText)") }
+        guard fd >= 0 else { throw InputError("cannot create a unix socket: \(SystemError.lastReason)") }
+        let listener = FileDescriptor(owning: fd)
         unlink(path)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -38,50 +48,48 @@ public final class CommandSocket {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard bound == 0, chmod(path, 0o660) == 0, listen(fd, 16) == 0 else {
-            let e = Descriptor.errorText
-            close(fd)
-            throw InputError("\(path): cannot listen (\(e))")
+            throw InputError("\(path): cannot listen (\(SystemError.lastReason))")
         }
         self.path = path
-        self.fd = fd
+        self.listener = listener
     }
 
-    deinit {
-        for c in clients { close(c.fd) }
-        close(fd)
-        unlink(path)
-    }
+    deinit { unlink(path) }
 
     /// Every descriptor to poll: the listener, then the clients.
-    public var descriptors: [Int32] { [fd] + clients.map(\.fd) }
+    public func forEachDescriptor(_ body: (Int32) -> Void) {
+        body(listener.rawValue)
+        for c in clients { body(c.connection.rawValue) }
+    }
 
     /// Accepts new clients and reads their lines into the queue. Call when any
     /// descriptor is readable.
     public func service() {
         while true {
-            let client = accept(fd, nil, nil)
-            if client < 0 { break }
-            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-            Descriptor.setNonBlocking(client)
+            let fd = accept(listener.rawValue, nil, nil)
+            if fd < 0 { break }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            let client = FileDescriptor(owning: fd)
+            client.setNonBlocking()
             if clients.count >= maximumClients {
-                Descriptor.writeAll(client, busyReply + "\n")
-                close(client)
+                try? client.writeAll(busyReply + "\n")
                 continue
             }
-            clients.append(Client(fd: client))
+            clients.append(Client(client, id: nextClientID))
+            nextClientID += 1
         }
         var i = 0
         while i < clients.count {
-            let (lines, closed) = clients[i].reader.read(from: clients[i].fd)
+            let client = clients[i]
+            let (lines, closed) = client.reader.read(from: client.connection)
             for line in lines {
                 if queue.count >= maximumQueue {
-                    Descriptor.writeAll(clients[i].fd, busyReply + "\n")
+                    try? client.connection.writeAll(busyReply + "\n")
                 } else {
-                    queue.append((clients[i].fd, line))
+                    queue.append((client, line))
                 }
             }
             if closed {
-                close(clients[i].fd)
                 clients.remove(at: i)
             } else {
                 i += 1
@@ -90,13 +98,18 @@ public final class CommandSocket {
     }
 
     /// Takes the waiting commands, oldest first.
-    public func takeQueue() -> [(client: Int32, line: LineReader.Line)] {
+    public func takeQueue() -> [(client: Client, line: LineReader.Line)] {
         defer { queue.removeAll(keepingCapacity: true) }
         return queue
     }
 
-    public func reply(to client: Int32, _ line: String) {
-        Descriptor.writeAll(client, line + "\n")
+    /// Answers a client; one that does not take its answer (gone, or not
+    /// reading) is dropped rather than waited for.
+    public func reply(to clientID: Int, _ line: String) {
+        guard let client = clients.first(where: { $0.id == clientID }) else { return }
+        do { try client.connection.writeAll(line + "\n") } catch {
+            clients.removeAll { $0 === client }
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CLinux
+import SystemIO
 
 /// One key press or release from an evdev device.
 public struct KeyEvent: Equatable, Sendable {
@@ -55,45 +56,45 @@ public struct EvdevDecoder {
 public final class EvdevKeyboard {
     public let path: String
     public let name: String
-    public let fd: Int32
+    private let device: FileDescriptor
+    public var fd: Int32 { device.rawValue }
     private var decoder = EvdevDecoder()
 
     /// Opens `path` if it is a keyboard (it has EV_KEY and letter or space keys); nil otherwise.
     public init?(path: String, grab: Bool) {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+        guard let device = try? FileDescriptor.open(path, O_RDONLY | O_NONBLOCK) else { return nil }
+        let fd = device.rawValue
         var types = [UInt8](repeating: 0, count: 4)
         var keys = [UInt8](repeating: 0, count: 96)
         let isKeyboard = types.withUnsafeMutableBytes { radar_ioctl_pointer(fd, radar_eviocgbit(0, 4), $0.baseAddress) } >= 0
             && types[0] & (1 << 1) != 0
             && keys.withUnsafeMutableBytes { radar_ioctl_pointer(fd, radar_eviocgbit(1, 96), $0.baseAddress) } >= 0
             && [30, 57].contains { (keys[$0 / 8] >> UInt8($0 % 8)) & 1 == 1 }   // KEY_A or KEY_SPACE
-        guard isKeyboard else { close(fd); return nil }
+        guard isKeyboard else { return nil }
         var nameBytes = [CChar](repeating: 0, count: 256)
         _ = nameBytes.withUnsafeMutableBytes { radar_ioctl_pointer(fd, radar_eviocgname(256), $0.baseAddress) }
         name = String(decoding: nameBytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         self.path = path
-        self.fd = fd
+        self.device = device
         if grab { _ = radar_ioctl_int(fd, radar_eviocgrab, 1) }
     }
 
-    deinit {
-        _ = radar_ioctl_int(fd, radar_eviocgrab, 0)
-        close(fd)
-    }
+    deinit { _ = radar_ioctl_int(fd, radar_eviocgrab, 0) }
 
     /// Reads what is available; nil when the device is gone (unplugged).
     public func read() -> [KeyEvent]? {
         var buffer = [UInt8](repeating: 0, count: 4096)
         var events: [KeyEvent] = []
         while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n > 0 {
+            switch buffer.withUnsafeMutableBytes({ device.read(into: $0) }) {
+            case let .bytes(n):
                 events += buffer.withUnsafeBytes { decoder.decode(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-            } else if n < 0 && (errno == EAGAIN || errno == EINTR) {
+                // A key-repeat storm is bounded by the buffer: the rest waits for the next turn.
+                if events.count > 256 { return events }
+            case .wouldBlock, .end:
                 return events
-            } else {
-                return n == 0 ? events : (errno == ENODEV ? nil : events)
+            case let .failed(e):
+                return e.code == ENODEV ? nil : events
             }
         }
     }
@@ -105,36 +106,28 @@ public final class EvdevKeyboard {
 public final class KeyboardSet {
     public let grab: Bool
     public private(set) var keyboards: [EvdevKeyboard] = []
-    public let watch: Int32
+    private let inotify: FileDescriptor?
     private let only: String?
-    private var tried: Set<String> = []
     public var log: (String) -> Void = { _ in }
 
     /// `only`: a single device path, or nil for every keyboard.
     public init(grab: Bool, only: String? = nil) {
         self.grab = grab
         self.only = only
-        watch = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        if watch >= 0 { _ = inotify_add_watch(watch, "/dev/input", UInt32(IN_CREATE | IN_ATTRIB)) }
+        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        inotify = fd >= 0 ? FileDescriptor(owning: fd) : nil
+        if fd >= 0 { _ = inotify_add_watch(fd, "/dev/input", UInt32(IN_CREATE | IN_ATTRIB)) }
     }
 
-    deinit { if watch >= 0 { close(watch) } }
-
-    public var descriptors: [Int32] { [watch] + keyboards.map(\.fd) }
+    /// The hotplug watch, then every open keyboard.
+    public func forEachDescriptor(_ body: (Int32) -> Void) {
+        if let inotify { body(inotify.rawValue) }
+        for k in keyboards { body(k.fd) }
+    }
 
     /// Opens keyboards not yet open.
     public func scan() {
-        let candidates: [String]
-        if let only { candidates = [only] } else {
-            guard let dir = opendir("/dev/input") else { return }
-            var names: [String] = []
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name.hasPrefix("event") { names.append("/dev/input/" + name) }
-            }
-            closedir(dir)
-            candidates = names.sorted()
-        }
+        let candidates = only.map { [$0] } ?? Directory.entries(of: "/dev/input", prefix: "event")
         for path in candidates where !keyboards.contains(where: { $0.path == path }) {
             if let k = EvdevKeyboard(path: path, grab: grab) {
                 keyboards.append(k)
@@ -147,7 +140,7 @@ public final class KeyboardSet {
     public func service() -> [KeyEvent] {
         var buffer = [UInt8](repeating: 0, count: 4096)
         var changed = false
-        while watch >= 0 && buffer.withUnsafeMutableBytes({ Glibc.read(watch, $0.baseAddress, $0.count) }) > 0 { changed = true }
+        while let inotify, case .bytes = buffer.withUnsafeMutableBytes({ inotify.read(into: $0) }) { changed = true }
         if changed { scan() }
         var events: [KeyEvent] = []
         keyboards.removeAll { k in

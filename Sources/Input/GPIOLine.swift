@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CLinux
+import SystemIO
 
 /// One GPIO input line through the kernel's character device uAPI v2
 /// (linux/gpio.h), without libgpiod, whose v1 and v2 APIs differ between
@@ -10,24 +11,25 @@ import CLinux
 /// edges, the bias and active-low asked for, and the kernel's debounce (which
 /// gpiolib emulates in software where the driver has none).
 public final class GPIOLine {
-    public enum Bias: String, Sendable { case asIs = "as-is", pullUp = "pull-up", pullDown = "pull-down", disabled }
+    public enum Bias: String, Sendable, CaseIterable { case asIs = "as-is", pullUp = "pull-up", pullDown = "pull-down", disabled }
 
     public let chip: String
     public let offset: UInt32
     public let name: String
+    private let request: FileDescriptor
     /// The line request's descriptor: readable when an edge arrived.
-    public let fd: Int32
+    public var fd: Int32 { request.rawValue }
 
     /// `spec`: a line name (GPIO17), or CHIP:OFFSET where CHIP is gpiochipN,
     /// /dev/gpiochipN or a chip label (pinctrl-rp1:17).
     public init(spec: String, activeLow: Bool = false, bias: Bias = .asIs, debounceMilliseconds: Int = 20,
                 consumer: String = "radar-kiosk") throws {
         let (chipPath, offset, name) = try Self.find(spec)
-        let chipFD = open(chipPath, O_RDWR | O_CLOEXEC)
-        guard chipFD >= 0 else {
-            throw InputError("\(chipPath): cannot open (\(Descriptor.errorText)); add the user to the 'gpio' group")
+        let chip: FileDescriptor
+        do { chip = try FileDescriptor.open(chipPath, O_RDWR) } catch let e as SystemError {
+            throw InputError("\(chipPath): cannot open (\(e.reason)); add the user to the 'gpio' group")
         }
-        defer { close(chipFD) }
+        let chipFD = chip.rawValue
         var request = gpio_v2_line_request()
         request.offsets.0 = offset
         request.num_lines = 1
@@ -51,24 +53,23 @@ public final class GPIOLine {
             request.config.attrs.0.mask = 1
         }
         guard radar_ioctl_pointer(chipFD, radar_gpio_v2_get_line, &request) == 0, request.fd >= 0 else {
-            let e = Descriptor.errorText
+            let e = SystemError.lastReason
             throw InputError("\(chipPath) line \(offset) (\(name)): cannot request it (\(e)); is another program using it?")
         }
-        fd = request.fd
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        chip = chipPath
+        self.request = FileDescriptor(owning: request.fd)
+        self.request.setNonBlocking()
+        self.chip = chipPath
         self.offset = offset
         self.name = name
     }
 
-    deinit { close(fd) }
 
     /// The line's logical level now (active-low applied): true is active.
     public func isActive() throws -> Bool {
         var values = gpio_v2_line_values()
         values.mask = 1
         guard radar_ioctl_pointer(fd, radar_gpio_v2_line_get_values, &values) == 0 else {
-            throw InputError("\(chip) line \(offset): cannot read its level (\(Descriptor.errorText))")
+            throw InputError("\(chip) line \(offset): cannot read its level (\(SystemError.lastReason))")
         }
         return values.bits & 1 == 1
     }
@@ -82,16 +83,7 @@ public final class GPIOLine {
     }
 
     /// Every /dev/gpiochipN, in number order.
-    public static func chips() -> [String] {
-        guard let dir = opendir("/dev") else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let e = readdir(dir) {
-            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasPrefix("gpiochip") { names.append("/dev/" + name) }
-        }
-        return names.sorted { $0.count == $1.count ? $0 < $1 : $0.count < $1.count }
-    }
+    public static func chips() -> [String] { Directory.entries(of: "/dev", prefix: "gpiochip") }
 
     static func string<T>(_ tuple: T) -> String {
         withUnsafeBytes(of: tuple) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
@@ -103,9 +95,8 @@ public final class GPIOLine {
         guard !chips.isEmpty else { throw InputError("GPIO \(spec): no GPIO chips (/dev/gpiochip*)") }
         var seen: [String] = []
         for path in chips {
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { continue }
-            defer { close(fd) }
+            guard let chip = try? FileDescriptor.open(path, O_RDONLY) else { continue }
+            let fd = chip.rawValue
             var info = gpiochip_info()
             guard radar_ioctl_pointer(fd, radar_gpio_get_chipinfo, &info) == 0 else { continue }
             let label = string(info.label), chipName = String(path.dropFirst(5))

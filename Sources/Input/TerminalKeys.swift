@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemIO
 
 /// Keys from the controlling terminal when the kiosk runs by hand (over SSH,
 /// say): the terminal in raw mode, keys decoded (letters, digits, space,
@@ -24,7 +25,7 @@ public final class TerminalKeys {
             cc[Int(VTIME)] = 0
         }
         tcsetattr(fd, TCSAFLUSH, &raw)
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        FileDescriptor.setNonBlocking(fd)
     }
 
     deinit { restore() }
@@ -32,7 +33,7 @@ public final class TerminalKeys {
     public func restore() {
         var s = saved
         tcsetattr(fd, TCSAFLUSH, &s)
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        FileDescriptor.setNonBlocking(fd, false)
     }
 
     /// Key names read so far (a, 0, space, enter, escape, up, down, left, right).

@@ -1,4 +1,3 @@
-import RadarKiosk
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,5 @@
 import Testing
-import CAllocationCounter
+import AllocationCounting
 @testable import AnimationCore
 
 @Suite struct RetargetAndSamplingTests {
@@ -37,7 +37,7 @@ import CAllocationCounter
         #expect(abs(v.value(at: 0.45)) < 1e-9)
     }
 
-    @Test(.enabled(if: radar_allocation_counting() != 0, "a sanitizer owns malloc: allocations are not counted"))
+    @Test(.enabled(if: AllocationCounting.works, Comment(rawValue: AllocationCounting.why)))
     func samplingTwoHundredLeavesWithFiftyAnimationsAllocatesNothing() {
         let graph = SceneGraph()
         func leaves(_ shift: Double) -> [LeafDescription] {

@@ -26,7 +26,7 @@ import Glibc
     }
 
     /// Services the source for `seconds`, collecting its events.
-    func pump(_ source: FeedSource, for seconds: Double, clock: inout Double) -> [FeedEvent] {
+    func pump(_ source: any FeedSource, for seconds: Double, clock: inout Double) -> [FeedEvent] {
         var events: [FeedEvent] = []
         let end = clock + seconds
         while clock < end {
@@ -115,7 +115,7 @@ enum Descriptor {
         let body = try String(decoding: FeedParsingTests.bytes("readsb_overirvine_170ac.json"), as: UTF8.self)
         var server = try live.listener()
         Descriptor.nonBlocking(server.fd)
-        let source = try HTTPFeed(url: "http://127.0.0.1:\(server.port)/tar1090/data/aircraft.json")
+        let source = HTTPFeed(host: "127.0.0.1", port: server.port, path: "/tar1090/data/aircraft.json")
         source.interval = 0.2
         var clock = 0.0
         var events: [FeedEvent] = []

@@ -1,6 +1,7 @@
 import Testing
 @testable import Input
-@testable import RadarKiosk
+@testable import KioskModel
+import SystemIO
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -40,17 +41,17 @@ import Glibc
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
         defer { close(fds[0]) }
-        Descriptor.setNonBlocking(fds[0])
+        FileDescriptor.setNonBlocking(fds[0])
         var reader = LineReader(maximumLineLength: 16)
-        Descriptor.writeAll(fds[1], "{\"cmd\":\"get\"}\r\nsecond\n" + String(repeating: "x", count: 40) + "\npart")
-        var (lines, closed) = reader.read(from: fds[0])
+        try FileDescriptor(borrowing: fds[1]).writeAll("{\"cmd\":\"get\"}\r\nsecond\n" + String(repeating: "x", count: 40) + "\npart")
+        var (lines, closed) = reader.read(from: FileDescriptor(borrowing: fds[0]))
         #expect(lines == [.text("{\"cmd\":\"get\"}"), .text("second"), .tooLong(40)] && !closed)
-        Descriptor.writeAll(fds[1], "ial\n")
+        try FileDescriptor(borrowing: fds[1]).writeAll("ial\n")
         close(fds[1])
-        (lines, closed) = reader.read(from: fds[0])
+        (lines, closed) = reader.read(from: FileDescriptor(borrowing: fds[0]))
         #expect(lines == [.text("partial")])
         // The end of input shows on the next read (poll reports it readable).
-        (lines, closed) = reader.read(from: fds[0])
+        (lines, closed) = reader.read(from: FileDescriptor(borrowing: fds[0]))
         #expect(lines.isEmpty && closed)
     }
 
@@ -81,19 +82,19 @@ import Glibc
         #expect(stat(path, &st) == 0 && st.st_mode & 0o777 == 0o660)
         let client = try connect(path)
         defer { close(client) }
-        Descriptor.writeAll(client, "{\"cmd\":\"get\"}\nbad\n")
+        try FileDescriptor(borrowing: client).writeAll("{\"cmd\":\"get\"}\nbad\n")
         usleep(50_000)
         server.service()
         let queued = server.takeQueue()
         #expect(queued.count == 2)
         for (c, line) in queued {
             guard case let .text(text) = line else { continue }
-            server.reply(to: c, text == "bad" ? KioskCommand.errorReply("malformed") : KioskCommand.okReply)
+            server.reply(to: c.id, text == "bad" ? KioskCommand.errorReply("malformed") : KioskCommand.okReply)
         }
         #expect(readLine(client) == #"{"ok":true}"#)
         #expect(readLine(client) == #"{"error":"malformed","ok":false}"#)
         // A flood: past the queue's bound each command is refused at once.
-        Descriptor.writeAll(client, String(repeating: "{\"cmd\":\"get\"}\n", count: 10))
+        try FileDescriptor(borrowing: client).writeAll(String(repeating: "{\"cmd\":\"get\"}\n", count: 10))
         usleep(50_000)
         server.service()
         #expect(server.queue.count == 4)

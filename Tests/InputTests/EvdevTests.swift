@@ -1,7 +1,5 @@
 import Testing
-import Display
 @testable import Input
-@testable import RadarKiosk
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -43,22 +41,6 @@ import Glibc
         }
         #expect(events == [KeyEvent(code: 24, value: 1), KeyEvent(code: 24, value: 2), KeyEvent(code: 24, value: 0)])
         #expect(decoder.droppedSynchronisations == 1)
-    }
-
-    @Test func keysAreDebouncedAndMapped() throws {
-        let display = try HeadlessDisplay(width: 320, height: 240, refreshRate: 30)
-        let controller = KioskController(layout: KioskLayout(width: 320, height: 240), renderer: KioskRenderer(fonts: try FontSet()))
-        let loop = try KioskLoop(display: display, controller: controller, script: [], frameLimit: nil)
-        loop.keyMap = [57: .toggle, 24: .overflight, 31: .standby, 16: .quit]
-        #expect(loop.handleKey(57) == .toggle)
-        #expect(controller.state.mode == .overflight)
-        // A mashed key: presses inside the window change nothing.
-        for _ in 0..<5 { #expect(loop.handleKey(57) == nil) }
-        #expect(controller.state.mode == .overflight)
-        usleep(250_000)
-        #expect(loop.handleKey(31) == .standby && controller.state.mode == .standby)
-        #expect(loop.handleKey(99) == nil, "an unmapped key does nothing")
-        #expect(loop.handleKey(16) == .quit, "q quits when run by hand")
     }
 }
 

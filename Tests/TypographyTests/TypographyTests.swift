@@ -69,7 +69,7 @@ import Raster
         #expect(Set(widths).count == 1)
     }
 
-    @Test(.enabled(if: radar_allocation_counting() != 0, "a sanitizer owns malloc: allocations are not counted"))
+    @Test(.enabled(if: AllocationCounting.works, Comment(rawValue: AllocationCounting.why)))
     func steadyTextHitsTheCacheAndAllocatesNothing() throws {
         let font = try Font(face: regular, size: 40)
         let text = TextRenderer()
@@ -180,5 +180,5 @@ import Raster
     }
 }
 
-import CAllocationCounter
+import AllocationCounting
 func threadAllocations() -> UInt64 { radar_thread_allocation_count() }

@@ -1,0 +1,67 @@
+import Raster
+
+/// Where frames go: a DRM/KMS output or the headless display. It says
+/// everything the event loop needs of a display, so the loop never asks which
+/// kind it has: whether a frame may be presented now, how presents are paced,
+/// the descriptor of its own events, and what a VT switch or a hotplug did.
+/// It knows nothing of what is drawn: it hands out a frame in ordinary cached
+/// memory, shows it at the next refresh, and says when it did.
+public protocol Presenter: AnyObject {
+    /// The frame's size (the mode's, turned for a panel mounted sideways).
+    var width: Int { get }
+    var height: Int { get }
+    /// Refreshes per second of the mode (or the simulated rate).
+    var refreshRate: Double { get }
+    /// A human-readable name for logs and STATUS= (connector, or "headless").
+    var name: String { get }
+    /// The frame to draw the next picture into. Its contents are the last
+    /// presented picture, so a partial redraw only touches the damage.
+    var frame: PixelBuffer { get }
+    /// Whether `present` may be called now: the output is connected, ours, and
+    /// the previous flip has completed.
+    var isReadyToPresent: Bool { get }
+    /// True when presents complete at once (headless, or a driver without
+    /// vblank), so the loop paces frames with its own timer at `refreshRate`;
+    /// false when the completion event of each flip paces them.
+    var pacesWithTimer: Bool { get }
+    /// A descriptor to poll for the presenter's own events (a flip completing), if any now.
+    var eventDescriptor: Int32? { get }
+    /// Reads the events that made `eventDescriptor` readable.
+    func handleEvents()
+    /// Shows `frame` at the next refresh; `damage` is what changed since the
+    /// last present. Returns the time (monotonic seconds) the picture is expected on screen.
+    @discardableResult
+    func present(damage: IntRect, at time: Double) throws -> Double
+    /// Asks the kernel to send `signal` before switching away from the kiosk's
+    /// VT and after switching back, instead of switching under it.
+    func enableTerminalSwitching(signal: Int32)
+    /// Answers the VT switch signal: let the display go, or take it back.
+    func handleSwitchSignal() -> PresenterChange?
+    /// Re-reads the output after a hotplug event.
+    func reprobe() -> PresenterChange?
+    /// One line on how frames were paced, for the summary at exit ("" if nothing to say).
+    var pacingSummary: String { get }
+    /// Gives the output back as it was found (the console), after any pending flip.
+    func restore()
+}
+
+/// What happened to a presenter's output, for the loop to act on.
+public enum PresenterChange: Equatable, Sendable {
+    /// Another VT is in front: nothing may be drawn until it is back.
+    case released
+    /// Back on our VT: everything must be drawn again.
+    case reacquired
+    /// The connector went away (cable out, monitor off).
+    case disconnected
+    /// The connector is back: everything must be drawn again.
+    case reconnected
+
+    /// Whether the whole picture must be drawn again.
+    public var needsRepaint: Bool { self == .reacquired || self == .reconnected }
+}
+
+/// Errors of a display, each naming what to do about it.
+public struct DisplayError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,84 @@
+/// Where live aircraft come from, as the configuration and `--feed` give it:
+/// one parser for both, so `check-config` accepts exactly what `run` can use.
+public enum FeedSpec: Equatable, Sendable, CustomStringConvertible {
+    /// readsb's or dump1090-fa's aircraft.json, whichever this machine has.
+    case auto
+    /// aircraft.json at an absolute path.
+    case file(String)
+    /// aircraft.json over HTTP.
+    case http(host: String, port: UInt16, path: String)
+    /// SBS-1 BaseStation over TCP.
+    case sbs(host: String, port: UInt16)
+
+    /// The forms, for help texts and errors.
+    public static let forms = "auto, an absolute path, http://HOST[:PORT]/PATH or sbs://HOST:PORT (an IPv6 address in brackets)"
+
+    /// Parses `auto`, `/path`, `http://HOST[:PORT]/PATH` or `sbs://HOST:PORT`.
+    public init(parsing text: String) throws {
+        if text == "auto" {
+            self = .auto
+        } else if text.hasPrefix("/") {
+            self = .file(text)
+        } else if text.hasPrefix("http://") {
+            let rest = text.dropFirst(7)
+            let slash = rest.firstIndex(of: "/") ?? rest.endIndex
+            let (host, port) = try Self.authority(rest[..<slash], defaultPort: 80, in: text)
+            self = .http(host: host, port: port, path: slash == rest.endIndex ? "/" : String(rest[slash...]))
+        } else if text.hasPrefix("sbs://") {
+            let (host, port) = try Self.authority(text.dropFirst(6), defaultPort: nil, in: text)
+            self = .sbs(host: host, port: port)
+        } else {
+            throw FeedError("expected \(Self.forms), not '\(text)'")
+        }
+    }
+
+    /// HOST[:PORT] or [IPV6][:PORT]; the port 1...65535.
+    private static func authority(_ text: Substring, defaultPort: UInt16?, in whole: String) throws -> (String, UInt16) {
+        var host: Substring
+        var portText: Substring?
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else { throw FeedError("'\(whole)': an IPv6 address needs its closing ]") }
+            host = text[text.index(after: text.startIndex)..<close]
+            let after = text[text.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { throw FeedError("'\(whole)': expected :PORT after the address") }
+                portText = after.dropFirst()
+            }
+        } else {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count <= 2 else { throw FeedError("'\(whole)': put an IPv6 address in brackets, e.g. [::1]:30003") }
+            host = parts[0]
+            portText = parts.count == 2 ? parts[1] : nil
+        }
+        guard !host.isEmpty, host.allSatisfy({ $0.isLetter || $0.isNumber || ".-_:%".contains($0) }) else {
+            throw FeedError("'\(whole)': no host name")
+        }
+        let port: UInt16
+        if let portText {
+            guard portText.allSatisfy(\.isASCII), portText.allSatisfy(\.isNumber), let p = UInt16(portText), p > 0 else {
+                throw FeedError("'\(whole)': the port must be 1...65535, not '\(portText)'")
+            }
+            port = p
+        } else if let defaultPort {
+            port = defaultPort
+        } else {
+            throw FeedError("'\(whole)': expected sbs://HOST:PORT")
+        }
+        return (String(host), port)
+    }
+
+    public var description: String {
+        switch self {
+        case .auto: return "auto"
+        case let .file(path): return path
+        case let .http(host, port, path): return "http://\(Self.bracketed(host))\(port == 80 ? "" : ":\(port)")\(path)"
+        case let .sbs(host, port): return "sbs://\(Self.bracketed(host)):\(port)"
+        }
+    }
+
+    private static func bracketed(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
+
+    /// Where local receivers write aircraft.json, tried in order by `auto`
+    /// (design/adsb-and-devices.md §1.1).
+    public static let automaticPaths = ["/run/readsb/aircraft.json", "/run/dump1090-fa/aircraft.json"]
+}

@@ -1,0 +1,194 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Display
+import Feed
+import Input
+import JSON
+import KioskModel
+import KioskRendering
+import SystemIO
+
+/// `radar-kiosk run`: reads the configuration, picks the display, wires the
+/// inputs to the controller, and runs the service until it is stopped; or,
+/// with a script on the headless display, records it on a simulated clock.
+public enum KioskRun {
+    /// The flags of `run` besides the configuration keys' own.
+    public static let flags: [CommandSpec.Flag] = [
+        .init("--config", value: "FILE", "configuration file (default \(KioskConfiguration.defaultPath) if it exists)"),
+        .init("--autoplay", value: "FILE|demo", "play timed commands from FILE, or the built-in demo"),
+        .init("--record", value: "FILE.y4m", "record every shown frame to a Y4M video"),
+        .init("--frames", value: "N", "stop after N frames"),
+    ] + KioskConfiguration.flags
+
+    public static func run(_ args: ParsedArguments) throws -> Int32 {
+        // First of all, so that a SIGTERM while fonts load or a display opens is handled, not fatal.
+        let signals = try Signals.watch([SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2])
+        let configPath = args.value("--config") ?? (access(KioskConfiguration.defaultPath, F_OK) == 0 ? KioskConfiguration.defaultPath : nil)
+        let config = try KioskConfiguration.load(path: configPath, flags: args)
+        let frames = try args.value("--frames").map { _ in try args.integer("--frames", default: 0, range: 1...100_000_000) }
+        let fonts = try FontSet(directory: config.fonts)
+        var script: [TimedCommand] = []
+        var duration = Double.infinity
+        if let autoplay = args.value("--autoplay") {
+            if autoplay == "demo" {
+                (script, duration) = (Demo.script, Demo.duration)
+            } else {
+                script = try TimedCommand.parseScript(try FileContents.text(autoplay), name: autoplay)
+                duration = (script.last?.at ?? 0) + 3
+            }
+        }
+        let interpreter = try config.feed.map { _ in try makeFeedInterpreter(config) }
+        let socket = try config.socket.map { try CommandSocket(path: $0) }
+
+        // The display: DRM when asked for (failing if there is none), or when
+        // auto finds one; else headless. Only opening is caught here: a display
+        // that fails later ends the run with an error, and systemd restarts it.
+        let panel = config.size ?? PixelSize(width: 1920, height: 1080)
+        let headlessSize = config.rotation.swapsAxes ? PixelSize(width: panel.height, height: panel.width) : panel
+        func openDRM() throws -> DRMDisplay {
+            try DRMDisplay(outputName: config.output, size: config.size.map { ($0.width, $0.height) }, refresh: config.refresh,
+                           rotation: config.rotation, format: config.pixelFormat)
+        }
+        func openHeadless() throws -> HeadlessDisplay {
+            try HeadlessDisplay(width: headlessSize.width, height: headlessSize.height, refreshRate: config.refresh ?? 60,
+                                recordTo: args.value("--record"))
+        }
+        let presenter: Presenter
+        var headless: HeadlessDisplay?
+        switch config.display {
+        case .drm:
+            presenter = try openDRM()
+        case .auto:
+            do { presenter = try openDRM() } catch let error as DisplayError {
+                Log.line("radar-kiosk: no DRM display (\(error)); using the headless display")
+                headless = try openHeadless()
+                presenter = headless!
+            }
+        case .headless:
+            headless = try openHeadless()
+            presenter = headless!
+        }
+        defer { presenter.restore() }
+        let controller = KioskController(layout: KioskLayout(width: presenter.width, height: presenter.height))
+        controller.keyMap = config.keyMap
+        controller.feed = interpreter
+        let renderer = KioskRenderer(fonts: fonts)
+        Log.line("radar-kiosk: showing on \(presenter.name)" + (headless?.recorder.map { ", recording to \($0.path)" } ?? ""))
+
+        if let headless, duration.isFinite {
+            let recording = HeadlessRecording(display: headless, controller: controller, renderer: renderer)
+            recording.shouldStop = { Signals.next(from: signals).map { $0 == SIGINT || $0 == SIGTERM } ?? false }
+            try recording.run(script, duration: duration, frameLimit: frames)
+            Log.line("radar-kiosk: \(recording.framesDrawn) frames drawn, \(recording.framesSkipped) refreshes with nothing to draw")
+            return 0
+        }
+
+        let notifier = ServiceNotifier()
+        controller.keysMayQuit = !notifier.isActive   // under systemd, q does not stop a kiosk
+        let service = KioskService(tick: FrameTick(controller: controller, renderer: renderer, presenter: presenter),
+                                   configuration: config, notifier: notifier)
+        service.reread = configPath.map { path in { try KioskConfiguration.load(path: path, flags: args) } }
+        service.loop.frameLimit = frames
+        let loop = service.loop
+        loop.add(SignalSource(signals))
+        if let interval = notifier.watchdogInterval { loop.add(WatchdogSource(notifier, interval: interval)) }
+        if !script.isEmpty { loop.add(ScriptSource(script)) }
+        if isatty(0) == 0 { loop.add(StandardInputSource()) }
+        // Run by hand in a terminal (not on the kiosk's own VT under systemd): keys from it.
+        let terminal = isatty(0) != 0 && !notifier.isActive ? TerminalKeys(fd: 0) : nil
+        defer { terminal?.restore() }
+        if let terminal { loop.add(TerminalSource(terminal)) }
+        if let socket {
+            let source = SocketSource(socket)
+            service.socket = source
+            loop.add(source)
+        }
+        if let interpreter, let source = try makeFeedSource(config) { loop.add(FeedInput(source, interpreter: interpreter)) }
+        if config.keyboard != .none {
+            let only: String? = if case let .device(path) = config.keyboard { path } else { nil }
+            let keyboards = KeyboardSet(grab: config.keyboardGrab, only: only)
+            keyboards.log = { Log.line($0) }
+            keyboards.scan()
+            loop.add(KeyboardSource(keyboards))
+        }
+        if let spec = config.gpioLine {
+            do {
+                let line = try GPIOLine(spec: spec, activeLow: config.gpioActiveLow, bias: config.gpioBias,
+                                        debounceMilliseconds: config.gpioDebounceMilliseconds)
+                Log.line("radar-kiosk: GPIO \(line.name) (\(line.chip) line \(line.offset))")
+                // The level at start decides the first frame: no edge needed.
+                _ = service.dispatch(.gpio(active: try line.isActive(), line: line.name, initial: true), at: 0)
+                loop.add(GPIOSource(line, settle: controller.keyDebounce))
+            } catch {
+                Log.line("radar-kiosk: \(error); running without it")
+            }
+        }
+        if config.display != .headless {
+            if let monitor = HotplugMonitor() {
+                loop.add(HotplugSource(monitor) { [unowned service] in service.hotplug(at: service.loop.now) })
+            } else {
+                Log.line("radar-kiosk: no netlink uevents (\(SystemError.lastReason)); display hotplug is not followed")
+            }
+        }
+        presenter.enableTerminalSwitching(signal: SIGUSR2)
+        if config.display == .auto && headless != nil {
+            // No display now (a board booted with the cable out, a driver still
+            // loading): the first one that appears is taken. Nobody sees the
+            // headless frames meanwhile: one a second keeps screenshots and `get`
+            // current without a sweep at the full rate on a board's CPU.
+            loop.framePeriod = 1
+            service.takeDisplay = {
+                do { return try openDRM() } catch {
+                    Log.line("radar-kiosk: a display changed but none can be taken: \(error)")
+                    return nil
+                }
+            }
+        }
+        try service.run()
+        if let taken = service.presenter, taken !== presenter { taken.restore() }
+        return 0
+    }
+
+    /// The feed's interpretation: overhead settings and the routes file.
+    static func makeFeedInterpreter(_ config: KioskConfiguration) throws -> FeedInterpreter {
+        guard let station = config.station else {
+            throw ArgumentError("a feed needs the station (--station LAT,LON or station = in the configuration)")
+        }
+        let interpreter = FeedInterpreter(sourceName: config.feed.map(resolved)?.description ?? "",
+                                          selector: OverheadSelector(settings: config.selectorSettings(station: station)))
+        if let routes = config.routes { interpreter.routes = try RouteTable.load(routes) }
+        return interpreter
+    }
+
+    /// `auto` as the path it stands for: readsb's file, else dump1090-fa's
+    /// (the first is watched if neither exists yet).
+    static func resolved(_ spec: FeedSpec) -> FeedSpec {
+        guard spec == .auto else { return spec }
+        return .file(FeedSpec.automaticPaths.first { access($0, F_OK) == 0 } ?? FeedSpec.automaticPaths[0])
+    }
+
+    /// The live source for the configured feed.
+    static func makeFeedSource(_ config: KioskConfiguration) throws -> (any FeedSource)? {
+        switch config.feed.map(resolved) {
+        case nil, .auto?: return nil
+        case let .file(path)?: return try FileFeed(path: path)
+        case let .http(host, port, path)?: return HTTPFeed(host: host, port: port, path: path)
+        case let .sbs(host, port)?: return SBSFeed(host: host, port: port)
+        }
+    }
+}
+
+/// Callsign → route, from a file of lines `CALLSIGN ROUTE` (`#` comments).
+enum RouteTable {
+    static func load(_ path: String) throws -> [String: String] {
+        var table: [String: String] = [:]
+        for (i, raw) in try FileContents.text(path).textLines.enumerated() {
+            let line = raw.trimmed(" \t\r")
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            guard let space = line.firstIndex(of: " ") else { throw ArgumentError("\(path):\(i + 1): expected 'CALLSIGN ROUTE'") }
+            table[String(line[..<space]).uppercased()] = line[space...].trimmed(" ")
+        }
+        return table
+    }
+}

@@ -1,0 +1,144 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Display
+import Input
+import KioskModel
+import KioskRendering
+import SystemIO
+
+/// The running kiosk as a service: the event loop with its sources, the
+/// frame tick on the chosen presenter, and what only a service does with an
+/// event: replies to their senders, screenshots, reloading the
+/// configuration, following the display, and telling systemd.
+final class KioskService {
+    let loop: EventLoop
+    let controller: KioskController
+    let notifier: ServiceNotifier
+    var configuration: KioskConfiguration
+    /// Re-reads the configuration (the file, with the flags over it) on SIGHUP.
+    var reread: (() throws -> KioskConfiguration)?
+    /// Opens a DRM display if one can be had now: set while running headless for want of one.
+    var takeDisplay: (() -> Presenter?)?
+    var socket: SocketSource?
+    private let output = FileDescriptor(borrowing: 1)
+    private var lastStatus = ""
+
+    init(tick: FrameTick, configuration: KioskConfiguration, notifier: ServiceNotifier) {
+        controller = tick.controller
+        self.configuration = configuration
+        self.notifier = notifier
+        loop = EventLoop(tick: tick, framePeriod: 1 / (tick.presenter?.refreshRate ?? 60))
+        loop.dispatch = { [unowned self] event, time in self.dispatch(event, at: time) }
+        loop.framePresented = { [unowned self] count in self.framePresented(count) }
+    }
+
+    var presenter: Presenter? { loop.tick.presenter }
+
+    /// Runs until a stop; the display is given back by the caller.
+    func run() throws {
+        let cpuStart = MonotonicClock.processCPUTime()
+        defer { logSummary(cpu: MonotonicClock.processCPUTime() - cpuStart) }
+        try loop.run()
+    }
+
+    private func framePresented(_ count: Int) {
+        if count == 1 {
+            Log.line("radar-kiosk: first frame on \(presenter?.name ?? "")")
+            notifier.send("READY=1\n" + ServiceNotifier.status(status))
+            lastStatus = status
+        }
+    }
+
+    /// "OVERFLIGHT BAW283 on Virtual-1 …", for systemctl status.
+    var status: String { controller.statusLine + " on \(presenter?.name ?? "")" }
+
+    /// Acts on one event; false stops the kiosk.
+    func dispatch(_ event: KioskEvent, at time: Double) -> Bool {
+        if case let .signal(signal) = event { return handle(signal, at: time) }
+        let response = controller.handle(event, at: time)
+        loop.tick.complete(response) { answer in
+            switch event {
+            case let .commandLine(_, client: .socket(id)): socket?.socket.reply(to: id, answer)
+            case .commandLine(_, client: .standardInput): try? output.writeAll(answer + "\n")
+            case .scripted where answer != KioskCommand.okReply: Log.line("radar-kiosk: autoplay: \(answer)")
+            default: break
+            }
+        }
+        if loop.framesPresented > 0 && status != lastStatus {
+            lastStatus = status
+            notifier.send(ServiceNotifier.status(status))
+        }
+        return !response.quit
+    }
+
+    private func handle(_ signal: ServiceSignal, at time: Double) -> Bool {
+        switch signal {
+        case let .terminate(number):
+            Log.line("radar-kiosk: signal \(number), restoring the console")
+            notifier.send("STOPPING=1")
+            return false
+        case .reload:
+            Log.line("radar-kiosk: SIGHUP, reloading the configuration")
+            notifier.send("RELOADING=1")
+            reload()
+            notifier.send("READY=1")
+        case .screenshot:
+            var ts = timespec()
+            clock_gettime(CLOCK_REALTIME, &ts)
+            let path = "\(configuration.screenshotDirectory)/screenshot-\(ts.tv_sec).png"
+            let answer = Screenshot.write(loop.tick.frame, to: path)
+            Log.line(answer == KioskCommand.okReply ? "radar-kiosk: screenshot \(path)" : "radar-kiosk: screenshot failed: \(answer)")
+        case .switchTerminal:
+            guard let change = presenter?.handleSwitchSignal() else { return true }
+            Log.line(change == .released ? "radar-kiosk: another VT is in front: display released" : "radar-kiosk: back on our VT: repainting")
+            _ = controller.handle(.display(change), at: time)
+        }
+        return true
+    }
+
+    /// SIGHUP: what can change live is applied; the rest is named as needing a restart.
+    private func reload() {
+        guard let reread else {
+            Log.line("radar-kiosk: no configuration file to reload")
+            return
+        }
+        do {
+            let fresh = try reread()
+            if let feed = controller.feed, let station = fresh.station { feed.selector.settings = fresh.selectorSettings(station: station) }
+            controller.keyMap = fresh.keyMap
+            var later: [String] = []
+            for key in ConfigurationKey.all where !key.appliesLive && !fresh.agrees(with: configuration, on: key.name) {
+                later.append(key.name)
+            }
+            configuration.adoptLiveSettings(from: fresh)
+            Log.line("radar-kiosk: configuration reloaded" + (later.isEmpty ? "" : "; \(later.joined(separator: ", ")) take effect after a restart"))
+        } catch {
+            Log.line("radar-kiosk: \(error); keeping the running configuration")
+        }
+    }
+
+    /// A DRM hotplug: the output re-probed, or, while headless, a display taken.
+    func hotplug(at time: Double) -> [KioskEvent] {
+        if let takeDisplay {
+            guard let display = takeDisplay() else { return [] }
+            self.takeDisplay = nil
+            loop.tick.adopt(display, at: time)
+            loop.framePeriod = 1 / display.refreshRate
+            display.enableTerminalSwitching(signal: SIGUSR2)
+            Log.line("radar-kiosk: a display appeared: showing on \(display.name)")
+            notifier.send(ServiceNotifier.status(status))
+            return []
+        }
+        guard let presenter, let change = presenter.reprobe() else { return [] }
+        Log.line("radar-kiosk: \(presenter.name) \(change == .reconnected ? "is back: repainting" : "is gone: display off until it returns")")
+        return [.display(change)]
+    }
+
+    private func logSummary(cpu: Double) {
+        let seconds = loop.now, frames = loop.framesPresented
+        func r(_ v: Double) -> Double { (v * 100).rounded() / 100 }
+        Log.line("radar-kiosk: \(frames) frames in \(r(seconds)) s (\(r(Double(frames) / max(seconds, 1e-9))) fps, "
+                 + "mode \(r(presenter?.refreshRate ?? 0)) Hz\(presenter?.pacingSummary ?? "")), CPU \(r(cpu * 1000 / Double(max(frames, 1)))) ms per frame")
+    }
+}

@@ -1,0 +1,32 @@
+import Display
+
+/// `outputs`: every card's connectors with status and modes; `--free` only answers
+/// by exit status whether a connected output can be taken (no desktop holds it).
+public func outputsCommand(free: Bool) -> Int32 {
+    let cards = DRMDevice.cardPaths()
+    if cards.isEmpty {
+        if !free { print("no DRM devices (/dev/dri has no card)") }
+        return 1
+    }
+    var anyFree = false
+    for path in cards {
+        let device: DRMDevice
+        do { device = try DRMDevice(path: path) } catch {
+            if !free { print("\(path): \(error)") }
+            continue
+        }
+        let master = device.becomeMaster()
+        if master { device.dropMaster() }
+        let connectors = device.connectors()
+        if connectors.contains(where: { $0.connected && !$0.modes.isEmpty }) && master { anyFree = true }
+        if free { continue }
+        print("\(path)\(master ? "" : " (held by another program)")")
+        for c in connectors {
+            let crtc = device.currentCRTC(of: c)
+            let current = crtc.flatMap { device.currentMode(ofCRTC: $0) }
+            print("  \(c.name): \(c.connected ? "connected" : "disconnected")" + (current.map { ", showing \($0)" } ?? ""))
+            for m in c.modes { print("    \(m)") }
+        }
+    }
+    return free ? (anyFree ? 0 : 1) : 0
+}

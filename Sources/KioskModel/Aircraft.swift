@@ -1,0 +1,83 @@
+import JSON
+
+/// An aircraft as the card shows it. Every field but the callsign may be
+/// unknown. Values are checked where they are read, so what the card draws is
+/// always finite and in range.
+public struct Aircraft: Equatable, Sendable {
+    public var callsign: String
+    public var type: String?
+    public var route: String?
+    /// Pressure altitude in feet; nil when unknown.
+    public var altitudeFeet: Int?
+    public var onGround: Bool
+    public var groundSpeedKnots: Int?
+    public var distanceNM: Double?
+    public var bearingDegrees: Double?
+
+    public init(callsign: String, type: String? = nil, route: String? = nil, altitudeFeet: Int? = nil,
+                onGround: Bool = false, groundSpeedKnots: Int? = nil, distanceNM: Double? = nil, bearingDegrees: Double? = nil) {
+        self.callsign = callsign
+        self.type = type
+        self.route = route
+        self.altitudeFeet = altitudeFeet
+        self.onGround = onGround
+        self.groundSpeedKnots = groundSpeedKnots
+        self.distanceNM = distanceNM
+        self.bearingDegrees = bearingDegrees
+    }
+
+    static let fields = ["callsign", "type", "route", "altitude_ft", "on_ground", "ground_speed_kt", "distance_nm", "bearing_deg"]
+
+    /// The plausible range of each number the card shows.
+    public static let altitudeRange = -2000.0...99_999
+    public static let groundSpeedRange = 0.0...2000
+    public static let distanceRange = 0.0...1000
+    public static let bearingRange = 0.0...360
+
+    public init(json: JSONValue, field: String) throws {
+        guard let o = json.objectValue else { throw KioskState.ParseError(field, "expected an object") }
+        for key in o.keys where !Aircraft.fields.contains(key) { throw KioskState.ParseError("\(field).\(key)", "unknown field") }
+        func string(_ key: String, maxLength: Int) throws -> String? {
+            guard let v = o[key], !v.isNull else { return nil }
+            guard let s = v.stringValue else { throw KioskState.ParseError("\(field).\(key)", "expected a string") }
+            guard s.count <= maxLength else { throw KioskState.ParseError("\(field).\(key)", "longer than \(maxLength) characters") }
+            return s
+        }
+        func number(_ key: String, _ range: ClosedRange<Double>) throws -> Double? {
+            guard let v = o[key], !v.isNull else { return nil }
+            guard let n = v.doubleValue, n.isFinite else { throw KioskState.ParseError("\(field).\(key)", "expected a number") }
+            guard range.contains(n) else {
+                throw KioskState.ParseError("\(field).\(key)", "\(n) is outside \(range.lowerBound)...\(range.upperBound)")
+            }
+            return n
+        }
+        guard let callsign = try string("callsign", maxLength: 12), !callsign.trimmed().isEmpty else {
+            throw KioskState.ParseError("\(field).callsign", "required (a non-empty string)")
+        }
+        self.callsign = callsign.trimmed()
+        type = try string("type", maxLength: 12)
+        route = try string("route", maxLength: 40)
+        altitudeFeet = try number("altitude_ft", Self.altitudeRange).map { Int($0.rounded()) }
+        if let g = o["on_ground"], !g.isNull {
+            guard let b = g.boolValue else { throw KioskState.ParseError("\(field).on_ground", "expected true or false") }
+            onGround = b
+        } else {
+            onGround = false
+        }
+        groundSpeedKnots = try number("ground_speed_kt", Self.groundSpeedRange).map { Int($0.rounded()) }
+        distanceNM = try number("distance_nm", Self.distanceRange)
+        bearingDegrees = try number("bearing_deg", Self.bearingRange)
+    }
+
+    public var json: JSONValue {
+        var o: [String: JSONValue] = ["callsign": .string(callsign)]
+        if let type { o["type"] = .string(type) }
+        if let route { o["route"] = .string(route) }
+        if let altitudeFeet { o["altitude_ft"] = .number(Double(altitudeFeet)) }
+        if onGround { o["on_ground"] = .bool(true) }
+        if let groundSpeedKnots { o["ground_speed_kt"] = .number(Double(groundSpeedKnots)) }
+        if let distanceNM { o["distance_nm"] = .number(distanceNM) }
+        if let bearingDegrees { o["bearing_deg"] = .number(bearingDegrees) }
+        return .object(o)
+    }
+}

@@ -1,0 +1,184 @@
+import Display
+import Feed
+import Input
+
+/// One key of the configuration file: its name, the `run` flag that
+/// overrides it, the form of its value, its default and meaning, and how its
+/// text is read into the configuration. `all` is the one table the file's
+/// parser, the flags of `run`, `--help` and the README's table come from.
+public struct ConfigurationKey: Sendable {
+    public let name: String
+    /// The `run` flag for it, if it has one.
+    public let flag: String?
+    /// The value's form, e.g. `NM` or `auto|drm|headless`.
+    public let value: String
+    public let defaultValue: String
+    public let help: String
+    /// Whether a SIGHUP applies it to the running kiosk (else it waits for a restart).
+    public let appliesLive: Bool
+    let apply: @Sendable (inout KioskConfiguration, String) throws -> Void
+
+    init(_ name: String, flag: String? = nil, _ value: String, _ defaultValue: String, live: Bool = false, _ help: String,
+         _ apply: @escaping @Sendable (inout KioskConfiguration, String) throws -> Void) {
+        self.name = name
+        self.flag = flag
+        self.value = value
+        self.defaultValue = defaultValue
+        self.help = help
+        appliesLive = live
+        self.apply = apply
+    }
+
+    public static func named(_ name: String) -> ConfigurationKey? { all.first { $0.name == name } }
+
+    /// Every key (besides `key.NAME = ACTION`, which maps keys to actions).
+    public static let all: [ConfigurationKey] = [
+        .init("display", flag: "--display", "auto|drm|headless", "auto", "where to show the kiosk: a free DRM output, else headless") {
+            $0.display = try choice($1, "display")
+        },
+        .init("output", flag: "--output", "NAME", "first connected", "DRM connector (HDMI-A-1, DSI-1, Virtual-1) or /dev/dri/by-path/... entry") {
+            $0.output = try nonEmpty($1, "output")
+        },
+        .init("size", flag: "--size", "WxH", "preferred mode", "the mode to choose (headless: the picture size, 1920x1080)") {
+            $0.size = try pixelSize($1, "size")
+        },
+        .init("refresh", flag: "--refresh", "HZ", "preferred mode", "the mode's refresh rate (headless: the simulated rate, 60)") {
+            $0.refresh = try number($1, "refresh", 1...240)
+        },
+        .init("rotation", flag: "--rotate", "0|90|180|270", "0", "turn the picture clockwise for a panel mounted sideways or upside down (size stays the panel's mode)") {
+            guard let degrees = Int($1), let r = DisplayRotation(degrees: degrees) else {
+                throw ConfigurationError("rotation: expected 0, 90, 180 or 270, not '\($1)'")
+            }
+            $0.rotation = r
+        },
+        .init("pixel_format", flag: "--pixel-format", "xrgb8888|rgb565", "xrgb8888", "the scanout format: rgb565 for 16-bit panels (dithered)") {
+            $0.pixelFormat = try choice($1, "pixel_format")
+        },
+        .init("fonts", flag: "--fonts", "DIR", "install prefix", "directory holding B612-Regular.otf, B612-Bold.otf, B612Mono-Regular.otf") {
+            $0.fonts = try nonEmpty($1, "fonts")
+        },
+        .init("socket", flag: "--socket", "PATH", "none", "unix socket for JSON commands (mode 0660)") {
+            let path = try nonEmpty($1, "socket")
+            guard path.utf8.count < 108 else { throw ConfigurationError("socket: a unix socket path must be under 108 bytes") }
+            $0.socket = path
+        },
+        .init("feed", flag: "--feed", "auto|FILE|http://HOST[:PORT]/PATH|sbs://HOST:PORT", "none",
+              "live aircraft: aircraft.json from a file (auto: /run/readsb, else /run/dump1090-fa) or over HTTP, or SBS-1 over TCP") {
+            do { $0.feed = try FeedSpec(parsing: $1) } catch { throw ConfigurationError("feed: \(error)") }
+        },
+        .init("station", flag: "--station", "LAT,LON", "none", "the kiosk's position in decimal degrees (needed with feed)") {
+            let parts = $1.split(separator: ",", omittingEmptySubsequences: false).map { decimal($0.trimmed(" ")) }
+            guard parts.count == 2, let lat = parts[0], let lon = parts[1], abs(lat) <= 90, abs(lon) <= 180 else {
+                throw ConfigurationError("station: expected LAT,LON in decimal degrees, not '\($1)'")
+            }
+            $0.station = GeoPoint(latitude: lat, longitude: lon)
+        },
+        .init("overhead.radius_nm", flag: "--radius", "NM", "3", live: true, "an aircraft within this distance is overhead") {
+            $0.radiusNM = try number($1, "overhead.radius_nm", 0.1...100)
+        },
+        .init("overhead.exit_radius_nm", "NM", "radius + 0.5", live: true, "the shown aircraft stays until beyond this distance") {
+            $0.exitRadiusNM = try number($1, "overhead.exit_radius_nm", 0.1...100)
+        },
+        .init("overhead.ceiling_ft", flag: "--ceiling", "FEET", "10000", live: true, "only aircraft at or below this altitude") {
+            $0.ceilingFeet = Int(try number($1, "overhead.ceiling_ft", 0...60_000))
+        },
+        .init("overhead.max_position_age_s", "SECONDS", "60", live: true, "positions older than this are ignored") {
+            $0.maximumPositionAge = try number($1, "overhead.max_position_age_s", 1...3600)
+        },
+        .init("overhead.include_ground", flag: "--include-ground", "yes|no", "no", live: true, "also show aircraft on the ground") {
+            $0.includeGround = try yesNo($1, "overhead.include_ground")
+        },
+        .init("overhead.hold_s", "SECONDS", "8", live: true, "keep showing an aircraft this long after it stops qualifying") {
+            $0.holdSeconds = try number($1, "overhead.hold_s", 0...3600)
+        },
+        .init("overhead.ignore", "HEX-OR-CALLSIGN,...", "none", live: true, "aircraft never shown") {
+            $0.ignore = $1.split(separator: ",").map { $0.trimmed(" ").lowercased() }.filter { !$0.isEmpty }
+        },
+        .init("routes", "FILE", "none", "callsign-to-route file: lines 'BAW283 LHR → LAX'") {
+            $0.routes = try nonEmpty($1, "routes")
+        },
+        .init("keyboard", "auto|none|/dev/input/eventN", "auto", "keyboards to read: every keyboard, none, or one device") {
+            switch $1 {
+            case "auto": $0.keyboard = .auto
+            case "none": $0.keyboard = .none
+            case let path where path.hasPrefix("/dev/input/"): $0.keyboard = .device(path)
+            default: throw ConfigurationError("keyboard: expected auto, none or /dev/input/eventN, not '\($1)'")
+            }
+        },
+        .init("keyboard.grab", "yes|no", "yes", "take keys away from the console and other programs") {
+            $0.keyboardGrab = try yesNo($1, "keyboard.grab")
+        },
+        .init("screenshot_dir", "DIR", "/run/radar-kiosk", "where SIGUSR1 writes screenshots") {
+            $0.screenshotDirectory = try nonEmpty($1, "screenshot_dir")
+        },
+        .init("gpio.line", "NAME|CHIP:OFFSET", "none", "a GPIO input: active means OVERFLIGHT, inactive STANDBY (a name like GPIO17 survives chip renumbering)") {
+            $0.gpioLine = try nonEmpty($1, "gpio.line")
+        },
+        .init("gpio.active_low", "yes|no", "no", "the line is active when low") {
+            $0.gpioActiveLow = try yesNo($1, "gpio.active_low")
+        },
+        .init("gpio.bias", "as-is|pull-up|pull-down|disabled", "as-is", "the line's bias") {
+            $0.gpioBias = try choice($1, "gpio.bias")
+        },
+        .init("gpio.debounce_ms", "MILLISECONDS", "20", "the kernel's debounce period for the line (0 to 1000)") {
+            $0.gpioDebounceMilliseconds = Int(try number($1, "gpio.debounce_ms", 0...1000))
+        },
+    ]
+
+    // MARK: value forms, each with the one error message it gives
+
+    static func nonEmpty(_ value: String, _ key: String) throws -> String {
+        guard !value.isEmpty else { throw ConfigurationError("\(key): needs a value") }
+        return value
+    }
+
+    static func choice<T: RawRepresentable & CaseIterable>(_ value: String, _ key: String) throws -> T where T.RawValue == String {
+        guard let v = T(rawValue: value) else {
+            let names = T.allCases.map(\.rawValue)
+            throw ConfigurationError("\(key): expected \(names.dropLast().joined(separator: ", ")) or \(names.last ?? ""), not '\(value)'")
+        }
+        return v
+    }
+
+    static func number(_ value: String, _ key: String, _ range: ClosedRange<Double>) throws -> Double {
+        guard let v = decimal(value), range.contains(v) else {
+            throw ConfigurationError("\(key): expected a number in \(range.lowerBound.clean)...\(range.upperBound.clean), not '\(value)'")
+        }
+        return v
+    }
+
+    static func yesNo(_ value: String, _ key: String) throws -> Bool {
+        switch value.lowercased() {
+        case "yes", "true", "on", "1": return true
+        case "no", "false", "off", "0": return false
+        default: throw ConfigurationError("\(key): expected yes or no, not '\(value)'")
+        }
+    }
+
+    static func pixelSize(_ value: String, _ key: String) throws -> PixelSize {
+        let parts = value.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (16...8192).contains(w), (16...8192).contains(h) else {
+            throw ConfigurationError("\(key): expected WIDTHxHEIGHT, each 16...8192 (e.g. 1920x1080), not '\(value)'")
+        }
+        return PixelSize(width: w, height: h)
+    }
+
+    /// A plain decimal: an optional minus, digits, an optional fraction. No
+    /// hex, exponents, signs elsewhere, `nan` or `inf`, which Swift's
+    /// `Double(_:)` would take.
+    static func decimal<S: StringProtocol>(_ text: S) -> Double? {
+        var digits = 0, dots = 0
+        for (i, c) in text.enumerated() {
+            if c == "-" && i == 0 { continue }
+            if c == "." { dots += 1; continue }
+            guard c.isASCII, c.isNumber else { return nil }
+            digits += 1
+        }
+        guard digits > 0, dots <= 1, digits <= 15, let v = Double(String(text)), v.isFinite else { return nil }
+        return v
+    }
+}
+
+extension Double {
+    var clean: String { self == rounded() ? String(Int(self)) : String(self) }
+}

@@ -1,0 +1,45 @@
+import JSON
+import SystemIO
+
+extension KioskConfiguration {
+    /// Reads and checks a configuration file; a bad one is one error listing every problem.
+    public static func read(_ path: String) throws -> KioskConfiguration {
+        let (config, problems) = parse(try FileContents.text(path), name: path)
+        guard problems.isEmpty else {
+            throw ArgumentError(problems.joined(separator: "\n") + "\n\(path): \(problems.count) problem\(problems.count == 1 ? "" : "s")")
+        }
+        return config
+    }
+
+    /// The file at `path` (none: the defaults) with the flags of `args` over it.
+    public static func load(path: String?, flags args: ParsedArguments) throws -> KioskConfiguration {
+        var config = try path.map(read) ?? KioskConfiguration()
+        try config.applyFlags(args)
+        return config
+    }
+
+    /// Sets every key whose flag `args` gives; the error names the flag.
+    public mutating func applyFlags(_ args: ParsedArguments) throws {
+        for key in ConfigurationKey.all {
+            guard let flag = key.flag, args.has(flag) else { continue }
+            let text = key.flagTakesValue ? args.value(flag) ?? "" : "yes"
+            do { try set(key.name, to: text) } catch let error as ConfigurationError {
+                // "overhead.radius_nm: expected …" becomes "--radius 500: expected …".
+                let reason = error.description.drop { $0 != ":" }.dropFirst().trimmed()
+                throw ArgumentError("\(flag) \(text): \(reason)")
+            }
+        }
+    }
+
+    /// The `run` flags that set configuration keys, from the one table.
+    public static var flags: [CommandSpec.Flag] {
+        ConfigurationKey.all.compactMap { key in
+            key.flag.map { CommandSpec.Flag($0, value: key.flagTakesValue ? key.value : nil, "\(key.help) (\(key.name); default \(key.defaultValue))") }
+        }
+    }
+}
+
+extension ConfigurationKey {
+    /// Whether the flag takes a value (a yes/no key's flag is a switch that says yes).
+    public var flagTakesValue: Bool { value != "yes|no" }
+}

@@ -1,0 +1,62 @@
+import JSON
+
+/// A command from stdin, the control socket, or an autoplay file (ARCHITECTURE.md).
+public enum KioskCommand: Equatable, Sendable {
+    case set(KioskState)
+    case get
+    case screenshot(path: String)
+
+    /// Parses one JSON line; the error says what is wrong in one line.
+    public static func parse(_ line: String) throws -> KioskCommand {
+        let json: JSONValue
+        do { json = try JSONParser.parse(line) } catch let e as JSONError {
+            throw CommandError("malformed JSON at \(e)")
+        }
+        return try parse(json)
+    }
+
+    public static func parse(_ json: JSONValue, allowing extra: Set<String> = []) throws -> KioskCommand {
+        guard let o = json.objectValue else { throw CommandError("a command is a JSON object") }
+        guard let name = o["cmd"]?.stringValue else { throw CommandError("missing \"cmd\" (set, get or screenshot)") }
+        func onlyKeys(_ keys: Set<String>) throws {
+            for key in o.keys where !keys.contains(key) && !extra.contains(key) {
+                throw CommandError("\(name): unknown field \"\(key)\"")
+            }
+        }
+        switch name {
+        case "set":
+            try onlyKeys(["cmd", "state"])
+            guard let state = o["state"] else { throw CommandError("set: missing \"state\"") }
+            do { return .set(try KioskState(json: state)) } catch let e as KioskState.ParseError {
+                throw CommandError("set: \(e)")
+            }
+        case "get":
+            try onlyKeys(["cmd"])
+            return .get
+        case "screenshot":
+            try onlyKeys(["cmd", "path"])
+            guard let path = o["path"]?.stringValue, !path.isEmpty else { throw CommandError("screenshot: missing \"path\"") }
+            return .screenshot(path: path)
+        default:
+            throw CommandError("unknown command \"\(name)\" (expected set, get or screenshot)")
+        }
+    }
+
+    /// `{"ok":false,"error":"..."}`
+    public static func errorReply(_ message: String) -> String {
+        JSONValue.object(["ok": .bool(false), "error": .string(message)]).serialized
+    }
+
+    public static let okReply = JSONValue.object(["ok": .bool(true)]).serialized
+
+    /// `{"ok":true,"state":{...},"animating":false}`
+    public static func stateReply(_ state: KioskState, animating: Bool) -> String {
+        JSONValue.object(["ok": .bool(true), "state": state.json, "animating": .bool(animating)]).serialized
+    }
+}
+
+/// What is wrong with a command, in one line.
+public struct CommandError: Error, CustomStringConvertible, Equatable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,179 @@
+import Display
+import Feed
+import Input
+import JSON
+import SystemIO
+
+/// What the kiosk does with a key.
+public enum KeyAction: String, Sendable, CaseIterable {
+    case toggle, overflight, standby, next, quit
+}
+
+/// Where the kiosk shows its picture.
+public enum DisplayChoice: String, Sendable, CaseIterable {
+    /// A free DRM output if there is one, else headless (taking a display that appears later).
+    case auto
+    /// A DRM output or nothing: exit if none can be had, so systemd retries.
+    case drm
+    /// No screen: a simulated display (recordings, screenshots, tests).
+    case headless
+}
+
+/// Which keyboards the kiosk reads.
+public enum KeyboardChoice: Equatable, Sendable {
+    case auto
+    case none
+    case device(String)
+}
+
+/// A picture or mode size in pixels.
+public struct PixelSize: Equatable, Sendable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+    public var description: String { "\(width)x\(height)" }
+}
+
+/// The configuration file (default /etc/radar-kiosk/radar-kiosk.conf):
+/// `key = value` lines, `#` comments, every key optional. Command-line flags
+/// override it. Each key, its flag, its form and its meaning are one row of
+/// `ConfigurationKey.all`, which drives the file's parser, the flags of `run`
+/// and the help text alike.
+public struct KioskConfiguration: Equatable, Sendable {
+    public var display = DisplayChoice.auto
+    public var output: String?
+    public var size: PixelSize?
+    public var refresh: Double?
+    public var rotation = DisplayRotation.upright
+    public var pixelFormat = ScanoutPixelFormat.xrgb8888
+    public var fonts: String?
+    public var socket: String?
+    public var feed: FeedSpec?
+    public var station: GeoPoint?
+    public var radiusNM = 3.0
+    public var exitRadiusNM: Double?
+    public var ceilingFeet = 10_000
+    public var maximumPositionAge = 60.0
+    public var includeGround = false
+    public var holdSeconds = 8.0
+    public var ignore: [String] = []
+    public var routes: String?
+    public var keyboard = KeyboardChoice.auto
+    public var keyboardGrab = true
+    /// Key name (lower case) → action.
+    public var keys: [String: KeyAction] = ["space": .toggle, "o": .overflight, "s": .standby, "n": .next, "q": .quit]
+    public var screenshotDirectory = "/run/radar-kiosk"
+    public var gpioLine: String?
+    public var gpioActiveLow = false
+    public var gpioBias = GPIOLine.Bias.asIs
+    public var gpioDebounceMilliseconds = 20
+    /// Each key's text as the file or a flag gave it, to tell what a reload changes.
+    public private(set) var givenValues: [String: String] = [:]
+
+    public init() {}
+
+    public static let defaultPath = "/etc/radar-kiosk/radar-kiosk.conf"
+
+    /// Parses a file's text; problems are `NAME:LINE: what is wrong`, one each.
+    /// Lines may end in LF or CRLF, a byte-order mark is ignored, and a value
+    /// may be followed by a `#` comment.
+    public static func parse(_ text: String, name: String) -> (KioskConfiguration, [String]) {
+        var c = KioskConfiguration()
+        var problems: [String] = []
+        var seen: [String: Int] = [:]
+        let body = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+        for (index, raw) in body.textLines.enumerated() {
+            let lineNumber = index + 1
+            var line = raw.trimmed(" \t")
+            if let hash = line.firstIndex(of: "#") { line = line[..<hash].trimmed(" \t") }
+            if line.isEmpty { continue }
+            func problem(_ text: String) { problems.append("\(name):\(lineNumber): \(text)") }
+            guard let eq = line.firstIndex(of: "=") else { problem("expected KEY = VALUE, not '\(ExternalText.oneLine(String(line), maximumBytes: 80))'"); continue }
+            let key = line[..<eq].trimmed(" \t").lowercased()
+            let value = line[line.index(after: eq)...].trimmed(" \t")
+            if let first = seen[key] { problem("\(key) is set again (first on line \(first))"); continue }
+            seen[key] = lineNumber
+            do {
+                try c.set(key, to: value)
+            } catch {
+                problem("\(error)")
+            }
+        }
+        if c.feed != nil && c.station == nil { problems.append("\(name): feed is set but station is not (distances need the kiosk's position)") }
+        return (c, problems)
+    }
+
+    /// Sets one key from its text, as the file and the flags give it.
+    public mutating func set(_ key: String, to value: String) throws {
+        defer { givenValues[key] = value }
+        if let entry = ConfigurationKey.named(key) {
+            try entry.apply(&self, value)
+        } else if key.hasPrefix("key.") {
+            let keyName = String(key.dropFirst(4)).lowercased()
+            guard KeyNames.code(for: keyName) != nil else {
+                throw ConfigurationError("\(key): unknown key '\(keyName)' (a-z, 0-9, space, enter, escape, up, down, left, right)")
+            }
+            if value == "none" { keys[keyName] = nil } else if let action = KeyAction(rawValue: value) { keys[keyName] = action } else {
+                throw ConfigurationError("\(key): expected \(KeyAction.allCases.map(\.rawValue).joined(separator: ", ")) or none, not '\(value)'")
+            }
+        } else {
+            throw ConfigurationError("unknown key '\(ExternalText.oneLine(key, maximumBytes: 80))'")
+        }
+    }
+
+    /// Whether `other` gives `key` the same text (both leaving it unset counts).
+    public func agrees(with other: KioskConfiguration, on key: String) -> Bool {
+        givenValues[key] == other.givenValues[key]
+    }
+
+    /// Takes the settings a running kiosk applies without a restart.
+    public mutating func adoptLiveSettings(from fresh: KioskConfiguration) {
+        radiusNM = fresh.radiusNM
+        exitRadiusNM = fresh.exitRadiusNM
+        ceilingFeet = fresh.ceilingFeet
+        maximumPositionAge = fresh.maximumPositionAge
+        includeGround = fresh.includeGround
+        holdSeconds = fresh.holdSeconds
+        ignore = fresh.ignore
+        keys = fresh.keys
+        for key in ConfigurationKey.all where key.appliesLive { givenValues[key.name] = fresh.givenValues[key.name] }
+    }
+
+    /// The same settings without the record of how they were given (to compare settings alone).
+    func forgettingGivenValues() -> KioskConfiguration {
+        var copy = self
+        copy.givenValues = [:]
+        return copy
+    }
+
+    /// Key code → action, one action per key.
+    public var keyMap: [UInt16: KeyAction] {
+        var map: [UInt16: KeyAction] = [:]
+        for name in keys.keys.sorted() {
+            if let code = KeyNames.code(for: name), let action = keys[name] { map[code] = action }
+        }
+        return map
+    }
+
+    /// The overhead settings, given the station.
+    public func selectorSettings(station: GeoPoint) -> OverheadSelector.Settings {
+        var s = OverheadSelector.Settings(station: station)
+        s.radiusNM = radiusNM
+        s.exitRadiusNM = exitRadiusNM ?? radiusNM + 0.5
+        s.ceilingFeet = ceilingFeet
+        s.maximumPositionAge = maximumPositionAge
+        s.includeGround = includeGround
+        s.holdSeconds = holdSeconds
+        s.ignore = Set(ignore)
+        return s
+    }
+}
+
+/// What is wrong with one configuration value, naming the key.
+public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,230 @@
+import AnimationCore
+import Feed
+import SystemIO
+
+/// Every decision of the kiosk in one place: which state each input leads to
+/// (keys, GPIO, commands, the feed, the display coming and going), under
+/// which transaction it is applied, and whether a frame must be drawn. It
+/// owns the state, the animated scene and the sweep's timeline, and needs no
+/// display, device or clock: times are passed in, so a test can drive it.
+public final class KioskController {
+    public private(set) var state: KioskState
+    /// The aircraft the card shows (kept through standby while the card fades).
+    public private(set) var shownAircraft: Aircraft?
+    public private(set) var layout: KioskLayout
+    private let graph = SceneGraph()
+    /// The sweep's clock: it runs while the face sweeps and is paused while
+    /// the face is still (`.animation(paused:)`).
+    private var timeline: Timeline
+    private var needsFullFrame = true
+    private var lastSampleTime = 0.0
+    private var animating = false
+
+    /// Key code → action.
+    public var keyMap: [UInt16: KeyAction] = [:]
+    /// A bouncing switch or a mashed key makes at most one change per window (seconds).
+    public var keyDebounce = 0.2
+    /// Whether the quit key stops the kiosk (run by hand; never under systemd).
+    public var keysMayQuit = true
+    /// The live feed's interpretation, when there is a feed.
+    public var feed: FeedInterpreter?
+    private var lastKeyAction = -Double.infinity
+
+    /// Sweep speed: one turn every four seconds.
+    public static let sweepDegreesPerSecond = 90.0
+
+    public init(layout: KioskLayout, initial: KioskState = .standby, at time: Double = 0) {
+        self.layout = layout
+        state = initial
+        shownAircraft = initial.aircraft
+        timeline = Timeline(minimumInterval: 1.0 / 240, paused: false, at: 0)
+        graph.update(to: KioskScene.leaves(for: initial, shown: shownAircraft, layout: layout), transaction: Transaction(), at: time)
+    }
+
+    // MARK: inputs
+
+    /// What the kiosk should do after an event, besides the state change.
+    public struct Response: Equatable {
+        /// The answer to a command line, for its sender.
+        public var reply: String?
+        /// Lines for the log.
+        public var log: [String] = []
+        /// A screenshot was asked for, to this path; the reply follows it.
+        public var screenshotPath: String?
+        /// The kiosk should stop (the quit key, run by hand).
+        public var quit = false
+
+        public init(reply: String? = nil, log: [String] = [], screenshotPath: String? = nil, quit: Bool = false) {
+            self.reply = reply
+            self.log = log
+            self.screenshotPath = screenshotPath
+            self.quit = quit
+        }
+    }
+
+    /// Turns one event into a state change and what else should follow.
+    public func handle(_ event: KioskEvent, at time: Double) -> Response {
+        switch event {
+        case let .key(code, from):
+            return handleKey(code, from: from, at: time)
+        case let .gpio(active, line, initial):
+            apply(active ? overflightWithKnownAircraft() : .standby, at: initial ? 0 : time, animated: !initial)
+            return Response(log: ["radar-kiosk: state \(statusLine) (GPIO \(line) \(active ? "active" : "inactive"))"])
+        case let .commandLine(line, _):
+            return handleCommandLine(line, at: time)
+        case let .scripted(command):
+            return perform(command, at: time)
+        case let .feed(events):
+            var log: [String] = []
+            if let next = feed?.state(after: events, now: time, log: { log.append($0) }) { log += applyFromFeed(next, at: time) }
+            return Response(log: log)
+        case .feedDeadline:
+            var log: [String] = []
+            if let next = feed?.reevaluate(now: time, log: { log.append($0) }) { log += applyFromFeed(next, at: time) }
+            return Response(log: log)
+        case let .display(change):
+            if change.needsRepaint { needsFullFrame = true }
+            return Response()
+        case let .displayAdopted(width, height):
+            resize(KioskLayout(width: width, height: height), at: time)
+            return Response()
+        case .signal:
+            return Response()
+        }
+    }
+
+    private func handleKey(_ code: UInt16, from: String, at time: Double) -> Response {
+        guard let action = keyMap[code] else { return Response() }
+        let name = KeyNames.name(for: code) ?? String(code)
+        if action == .quit {
+            return keysMayQuit ? Response(log: ["radar-kiosk: quit (\(from) \(name))"], quit: true) : Response()
+        }
+        guard time - lastKeyAction >= keyDebounce else { return Response() }
+        lastKeyAction = time
+        let next: KioskState
+        switch action {
+        case .toggle: next = state.mode == .overflight ? .standby : overflightWithKnownAircraft()
+        case .overflight: next = overflightWithKnownAircraft()
+        case .standby: next = .standby
+        case .next:
+            let around = feed?.aircraftInRange(KioskScene.dialRangeNM) ?? []
+            guard !around.isEmpty else { return Response(log: ["radar-kiosk: no other aircraft known (\(from) \(name))"]) }
+            let current = around.firstIndex { $0.callsign == state.aircraft?.callsign }
+            next = KioskState(mode: .overflight, aircraft: around[current.map { ($0 + 1) % around.count } ?? 0])
+        case .quit:
+            return Response()
+        }
+        apply(next, at: time)
+        return Response(log: ["radar-kiosk: state \(statusLine) (\(from) \(name))"])
+    }
+
+    /// "Something is overhead" from a key or a line: the feed's nearest aircraft
+    /// if it knows one, the one already shown if the card is up, else a card
+    /// with no aircraft. Never an invented one.
+    private func overflightWithKnownAircraft() -> KioskState {
+        let known = feed?.aircraftInRange(KioskScene.dialRangeNM).first ?? (state.mode == .overflight ? state.aircraft : nil)
+        return KioskState(mode: .overflight, aircraft: known, note: state.note)
+    }
+
+    private func applyFromFeed(_ next: KioskState, at time: Double) -> [String] {
+        guard next != state else { return [] }
+        let changed = next.mode != state.mode || next.aircraft?.callsign != state.aircraft?.callsign
+        apply(next, at: time)
+        return changed ? ["radar-kiosk: state \(statusLine) (feed \(feed?.sourceName ?? ""))"] : []
+    }
+
+    private func handleCommandLine(_ line: LineReader.Line, at time: Double) -> Response {
+        switch line {
+        case let .tooLong(n):
+            return Response(reply: KioskCommand.errorReply("command line too long (\(n) bytes)"))
+        case let .text(text):
+            if text.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { return Response(reply: KioskCommand.errorReply("empty command line")) }
+            do { return perform(try KioskCommand.parse(text), at: time) } catch {
+                return Response(reply: KioskCommand.errorReply("\(error)"))
+            }
+        }
+    }
+
+    /// Carries out a command: the one place commands are handled, whether
+    /// they come from stdin, the socket or a script.
+    public func perform(_ command: KioskCommand, at time: Double) -> Response {
+        switch command {
+        case let .set(newState):
+            apply(newState, at: time)
+            return Response(reply: KioskCommand.okReply)
+        case .get:
+            return Response(reply: KioskCommand.stateReply(state, animating: isAnimating(at: time)))
+        case let .screenshot(path):
+            return Response(screenshotPath: path)
+        }
+    }
+
+    // MARK: state and scene
+
+    /// Applies a new state at `time`. A change of mode glides on a spring; a
+    /// change within a mode (numbers, another aircraft) eases.
+    public func apply(_ newState: KioskState, at time: Double, animated: Bool = true) {
+        guard newState != state else { return }
+        let modeChanged = newState.mode != state.mode
+        if let a = newState.aircraft { shownAircraft = a }
+        state = newState
+        // The sweep runs again from the moment the face starts to turn back.
+        if state.mode == .standby { timeline.setPaused(false, at: time) }
+        let animation: Animation? = animated ? (modeChanged ? KioskScene.layoutAnimation : KioskScene.updateAnimation) : nil
+        graph.update(to: KioskScene.leaves(for: state, shown: shownAircraft, layout: layout),
+                     transaction: Transaction(animation: animation), at: time)
+    }
+
+    /// Lays the scene out for a new size (a rotation, another display), at once.
+    public func resize(_ newLayout: KioskLayout, at time: Double) {
+        layout = newLayout
+        graph.update(to: KioskScene.leaves(for: state, shown: shownAircraft, layout: layout), transaction: Transaction(), at: time)
+        needsFullFrame = true
+    }
+
+    // MARK: frames
+
+    /// Samples the scene at `time` and answers the one question of the loop:
+    /// must a frame be drawn now? Yes while something animates, while the
+    /// sweep runs, and once after the screen needs repainting.
+    public func frameNeeded(at time: Double) -> Bool {
+        sample(at: time)
+        return animating || !timeline.isPaused || needsFullFrame
+    }
+
+    /// Whether anything animates at `time` (samples the scene).
+    public func isAnimating(at time: Double) -> Bool {
+        sample(at: time)
+        return animating
+    }
+
+    private func sample(at time: Double) {
+        animating = graph.sample(at: time)
+        lastSampleTime = time
+        // The face is still once the dial has settled on the overflight layout: the sweep pauses.
+        if state.mode == .overflight && !graph.isAnimating(KioskScene.dialID) { timeline.setPaused(true, at: time) }
+    }
+
+    /// The sampled scene, in paint order (valid after `frameNeeded`).
+    public var renderList: [RenderItem] { graph.renderList }
+
+    /// The sweep's bearing at the last sample, from the timeline's date.
+    public var sweepBearing: Double {
+        (timeline.date(at: lastSampleTime) * Self.sweepDegreesPerSecond).truncatingRemainder(dividingBy: 360)
+    }
+
+    /// Whether the sweep's timeline runs (the loop keeps drawing while it does).
+    public var isSweeping: Bool { !timeline.isPaused }
+
+    /// A frame was drawn: the repaint asked for is done.
+    public func frameDrawn() { needsFullFrame = false }
+
+    /// When the controller must hear from the loop though nothing arrives (a feed hold running out).
+    public var deadline: Double? { feed?.deadline }
+
+    /// "OVERFLIGHT BAW283", "STANDBY (Receiver unavailable — retrying)": for logs and systemctl status.
+    public var statusLine: String {
+        let what = state.mode == .overflight ? "OVERFLIGHT" + (state.aircraft.map { " \($0.callsign)" } ?? "") : "STANDBY"
+        return what + (state.note.map { " (\($0))" } ?? "")
+    }
+}

@@ -1,0 +1,43 @@
+import Display
+import Feed
+import SystemIO
+
+/// Everything that can happen to the kiosk, from any input, as the
+/// controller sees it. Sources turn descriptors into these; the controller
+/// turns these into state.
+public enum KioskEvent: Sendable {
+    /// A key pressed on a keyboard or the terminal (a Linux key code), and where.
+    case key(code: UInt16, from: String)
+    /// The GPIO line's level after it settled; `initial` is the level at start.
+    case gpio(active: Bool, line: String, initial: Bool)
+    /// A command line from stdin or the socket; the reply goes back to `client`.
+    case commandLine(LineReader.Line, client: CommandClient)
+    /// A parsed command from the autoplay script (its replies are logged).
+    case scripted(KioskCommand)
+    /// What the feed produced.
+    case feed([FeedEvent])
+    /// The feed's hold deadline came: the choice is worked out again.
+    case feedDeadline
+    /// The display went away, came back, or was released to another VT.
+    case display(PresenterChange)
+    /// A display of this size was taken over (after a headless start).
+    case displayAdopted(width: Int, height: Int)
+    /// A signal for the service itself (stop, reload, screenshot, VT switch).
+    case signal(ServiceSignal)
+}
+
+/// Who sent a command line: the reply goes back there.
+public enum CommandClient: Sendable {
+    case standardInput
+    /// A socket connection, by an opaque number the socket source knows.
+    case socket(Int)
+    case nobody
+}
+
+/// The signals the service acts on.
+public enum ServiceSignal: Sendable, Equatable {
+    case terminate(Int32)
+    case reload
+    case screenshot
+    case switchTerminal
+}

@@ -1,0 +1,134 @@
+import AnimationCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The scene as a pure function of the state: one persistent set of leaves for
+/// every state (the seed's first lesson). What travels keeps one identity; the
+/// card and its rows exist in every state and toggle opacity; numbers roll; the
+/// callsign rides its frame; the status word swaps with an asymmetric fade.
+public enum KioskScene {
+    /// The status word: out over 0.2 s, in after 0.25 s, never both at once.
+    public static let statusTransition = Transition.asymmetric(
+        insertion: Transition.opacity.animation(.easeIn(duration: 0.2).delay(0.25)),
+        removal: Transition.opacity.animation(.easeOut(duration: 0.2)))
+
+    /// The animation of a layout change: a spring, which retargets smoothly mid-glide.
+    public static let layoutAnimation = Animation.spring(duration: 0.8, bounce: 0.12)
+    /// Number and text updates within one layout.
+    public static let updateAnimation = Animation.easeInOut(duration: 0.6)
+
+    /// Text sizes in px at scale 1, and baselines from the card's top.
+    /// The dial's range in nautical miles (its rings are labelled 5, 10, 15).
+    public static let dialRangeNM = 20.0
+
+    /// The dial's identity.
+    public static let dialID = NodeID("dial")
+
+    static let rows: [(label: String, baseline: Double)] = [("ALT", 280), ("GS", 340), ("DIST", 400), ("BRG", 460)]
+
+    /// The leaves for `state`. `shown` is the aircraft the card shows: in standby
+    /// the last one stays on the card while it fades out. An overflight with
+    /// no aircraft known (a GPIO line or a key said "overhead") shows the card
+    /// with what is known: no callsign, no numbers, no marker.
+    public static func leaves(for state: KioskState, shown: Aircraft?, layout: KioskLayout) -> [LeafDescription] {
+        let overflight = state.mode == .overflight
+        let cardOpacity = overflight ? 1.0 : 0.0
+        let card = layout.cardFrame
+        let s = layout.cardScale
+        let aircraft = overflight ? state.aircraft : state.aircraft ?? shown
+        var leaves: [LeafDescription] = []
+        leaves.reserveCapacity(16)
+
+        // The dial: one leaf; its face blend and the aircraft's position on the
+        // face animate with its frame as one vector.
+        let channels = DialChannels(still: overflight, bearingDegrees: aircraft?.bearingDegrees, distanceNM: aircraft?.distanceNM,
+                                    rangeNM: dialRangeNM)
+        leaves.append(LeafDescription(id: dialID, frame: layout.dialFrame(state.mode), content: .custom,
+                                      style: KioskStyle.dial.leafStyle, custom: channels.animatable))
+
+        leaves.append(LeafDescription(id: NodeID("card/background"), frame: card, opacity: cardOpacity,
+                                      style: KioskStyle.card.leafStyle, isDecorative: !overflight))
+
+        // Status word: its identity is the word, so a change removes one and inserts the other.
+        let word = overflight ? "OVERFLIGHT" : "STANDBY"
+        let origin = layout.statusOrigin(state.mode)
+        let statusSize = layout.textSize(28, scale: overflight ? s : layout.scale)
+        leaves.append(LeafDescription(id: NodeID("status", id: word), frame: textFrame(x: origin.x, baseline: origin.baseline, size: statusSize),
+                                      content: .text(word), style: KioskStyle.status.leafStyle, transition: statusTransition))
+
+        let x = card.x + 40 * s
+        let right = card.maxX - 40 * s
+        leaves.append(LeafDescription(id: NodeID("card/callsign"), frame: textFrame(x: x, baseline: card.y + 150 * s, size: layout.textSize(72, scale: s)),
+                                      opacity: cardOpacity, content: .text(aircraft?.callsign ?? "—"),
+                                      style: KioskStyle.callsign.leafStyle, contentTransition: .identity, isDecorative: !overflight))
+        leaves.append(LeafDescription(id: NodeID("card/route"), frame: textFrame(x: x, baseline: card.y + 200 * s, size: layout.textSize(32, scale: s)),
+                                      opacity: cardOpacity, content: .text(overflight && aircraft == nil ? unknownAircraftLine : routeLine(aircraft)),
+                                      style: KioskStyle.route.leafStyle, isDecorative: !overflight))
+        let values = valueTexts(aircraft)
+        for (i, row) in rows.enumerated() {
+            let baseline = card.y + row.baseline * s
+            leaves.append(LeafDescription(id: NodeID("card/row\(i)/label"), frame: textFrame(x: x, baseline: baseline, size: layout.textSize(28, scale: s)),
+                                          opacity: cardOpacity, content: .text(row.label),
+                                          style: KioskStyle.rowLabel.leafStyle, isDecorative: !overflight))
+            // Values are right-aligned, so the frame's right edge is the anchor.
+            leaves.append(LeafDescription(id: NodeID("card/row\(i)/value"),
+                                          frame: textFrame(x: right, baseline: baseline, size: layout.textSize(40, scale: s), width: 0),
+                                          opacity: cardOpacity, content: .text(values[i].text),
+                                          style: KioskStyle.rowValue.leafStyle,
+                                          contentTransition: .numericTextValue(values[i].number), isDecorative: !overflight))
+        }
+
+        let note = state.note ?? ""
+        leaves.append(LeafDescription(id: NodeID("note"), frame: textFrame(x: 40 * layout.scale, baseline: layout.height - 30 * layout.scale,
+                                                                          size: layout.textSize(24, scale: layout.scale)),
+                                      opacity: note.isEmpty ? 0 : 1, content: .text(note), style: KioskStyle.note.leafStyle,
+                                      isDecorative: note.isEmpty))
+        return leaves
+    }
+
+    /// A text leaf's frame: x at its anchor, top at baseline − size, height = the em size in px.
+    static func textFrame(x: Double, baseline: Double, size: Double, width: Double = 0) -> AnimatableRect {
+        AnimatableRect(x: x, y: baseline - size, width: width, height: size)
+    }
+
+    /// The route line of a card with no aircraft known.
+    public static let unknownAircraftLine = "Aircraft overhead"
+
+    static func routeLine(_ a: Aircraft?) -> String {
+        guard let a else { return "" }
+        switch (a.type, a.route) {
+        case let (t?, r?): return "\(t) · \(r)"
+        case let (t?, nil): return t
+        case let (nil, r?): return r
+        default: return ""
+        }
+    }
+
+    /// The four values with the number each rolls by.
+    static func valueTexts(_ a: Aircraft?) -> [(text: String, number: Double)] {
+        let altitude: (String, Double)
+        if let a, a.onGround { altitude = ("GROUND", 0) } else if let ft = a?.altitudeFeet {
+            altitude = (grouped(ft) + " ft", Double(ft))
+        } else { altitude = ("—", 0) }
+        let speed = a?.groundSpeedKnots.map { ("\($0) kt", Double($0)) } ?? ("—", 0)
+        let distance = a?.distanceNM.map { (oneDecimal($0) + " NM", $0) } ?? ("—", 0)
+        let bearing = a?.bearingDegrees.map { ("\(Int($0.rounded()) % 360)°", $0) } ?? ("—", 0)
+        return [altitude, speed, distance, bearing]
+    }
+
+    static func grouped(_ n: Int) -> String {
+        let digits = String(abs(n))
+        var out = ""
+        for (i, ch) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(ch)
+        }
+        return n < 0 ? "-" + out : out
+    }
+
+    static func oneDecimal(_ v: Double) -> String {
+        let tenths = Int((v * 10).rounded())
+        return "\(tenths / 10).\(abs(tenths % 10))"
+    }
+}

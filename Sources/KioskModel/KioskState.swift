@@ -1,0 +1,56 @@
+import JSON
+
+/// What the kiosk shows: an empty sky, or an aircraft overhead; plus a small
+/// status note (a feed that went away, say).
+public struct KioskState: Equatable, Sendable {
+    public enum Mode: String, Sendable { case standby, overflight }
+
+    public var mode: Mode
+    public var aircraft: Aircraft?
+    public var note: String?
+
+    public init(mode: Mode = .standby, aircraft: Aircraft? = nil, note: String? = nil) {
+        self.mode = mode
+        self.aircraft = aircraft
+        self.note = note
+    }
+
+    public static let standby = KioskState()
+
+    /// A note is one short line at the bottom of the screen.
+    public static let maximumNoteLength = 120
+
+    /// A state error: which field of the input, and what is wrong.
+    public struct ParseError: Error, CustomStringConvertible, Equatable {
+        public let description: String
+        init(_ field: String, _ problem: String) { description = "\(field): \(problem)" }
+    }
+
+    /// Reads `{"mode":"standby"}` or `{"mode":"overflight","aircraft":{...}}` (ARCHITECTURE.md).
+    public init(json: JSONValue, field: String = "state") throws {
+        guard let object = json.objectValue else { throw ParseError(field, "expected an object") }
+        for key in object.keys where !["mode", "aircraft", "note"].contains(key) {
+            throw ParseError("\(field).\(key)", "unknown field")
+        }
+        guard let modeText = object["mode"]?.stringValue else { throw ParseError("\(field).mode", "expected \"standby\" or \"overflight\"") }
+        guard let mode = Mode(rawValue: modeText) else { throw ParseError("\(field).mode", "\"\(modeText)\" is not standby or overflight") }
+        self.mode = mode
+        if let note = object["note"], !note.isNull {
+            guard let text = note.stringValue else { throw ParseError("\(field).note", "expected a string") }
+            guard text.count <= Self.maximumNoteLength else { throw ParseError("\(field).note", "longer than \(Self.maximumNoteLength) characters") }
+            self.note = text
+        }
+        if let a = object["aircraft"], !a.isNull {
+            aircraft = try Aircraft(json: a, field: "\(field).aircraft")
+        } else if mode == .overflight {
+            throw ParseError("\(field).aircraft", "required when mode is overflight")
+        }
+    }
+
+    public var json: JSONValue {
+        var o: [String: JSONValue] = ["mode": .string(mode.rawValue)]
+        if let aircraft { o["aircraft"] = aircraft.json }
+        if let note { o["note"] = .string(note) }
+        return .object(o)
+    }
+}

@@ -1,0 +1,60 @@
+import Display
+import KioskModel
+import Raster
+
+/// One frame of the kiosk, the same everywhere it is drawn (the live loop,
+/// the headless recorder, soak, bench, audit, render): the controller samples
+/// the scene, the renderer draws it into the canvas, and the presenter (when
+/// there is one) shows it.
+public final class FrameTick {
+    public let controller: KioskController
+    public let renderer: KioskRenderer
+    public private(set) var presenter: Presenter?
+    public private(set) var canvas: Canvas
+
+    /// Frames drawn into a presenter's frame and shown by it.
+    public init(controller: KioskController, renderer: KioskRenderer, presenter: Presenter) {
+        self.controller = controller
+        self.renderer = renderer
+        self.presenter = presenter
+        canvas = Canvas(target: presenter.frame)
+    }
+
+    /// Frames drawn into `buffer` only (bench, soak, audit, render).
+    public init(controller: KioskController, renderer: KioskRenderer, buffer: PixelBuffer) {
+        self.controller = controller
+        self.renderer = renderer
+        canvas = Canvas(target: buffer)
+    }
+
+    /// The picture drawn last.
+    public var frame: PixelBuffer { canvas.target }
+
+    /// Samples the scene at `time`; when a frame is needed, draws it and
+    /// presents it. Returns whether a frame was drawn.
+    @discardableResult
+    public func run(at time: Double) throws -> Bool {
+        guard controller.frameNeeded(at: time) else { return false }
+        draw()
+        try presenter?.present(damage: canvas.damage, at: time)
+        return true
+    }
+
+    /// Samples and draws at `time` whether or not anything changed (benchmarks, renders).
+    public func draw(at time: Double) {
+        _ = controller.frameNeeded(at: time)
+        draw()
+    }
+
+    private func draw() {
+        renderer.draw(controller.renderList, sweepBearing: controller.sweepBearing, into: canvas)
+        controller.frameDrawn()
+    }
+
+    /// Moves to another presenter (a display that appeared): laid out for its size at once.
+    public func adopt(_ next: Presenter, at time: Double) {
+        presenter = next
+        canvas = Canvas(target: next.frame)
+        _ = controller.handle(.displayAdopted(width: next.width, height: next.height), at: time)
+    }
+}

@@ -1,0 +1,96 @@
+import AnimationCore
+import KioskModel
+#if canImport(Glibc)
+import Glibc
+#endif
+import Raster
+import Typography
+
+/// Draws the scene's render list: the dial through DialPainter, the card, and
+/// every text leaf with its content transition.
+public final class KioskRenderer {
+    public let fonts: FontSet
+    public let text: TextRenderer
+    private var dial = DialPainter()
+    private var path = Path()
+    private let transitions = ContentTransitionPainter()
+
+    public static let background = Color(hex: 0x0B1016)
+    /// The smallest text drawn, in px: legible on a 7-inch 800x480 panel at arm's length.
+    public static let minimumTextSize: Float = 12
+    static let cardFill = Color(hex: 0x121C26, alpha: 0.92)
+    static let cardStroke = Color(hex: 0x2FA37A, alpha: 0.5)
+
+    /// The colour and face of each text style; the audit reads these too.
+    public func textStyle(_ style: KioskStyle) -> (face: FontFace, color: Color, alignment: TextAlignment) {
+        switch style {
+        case .status: return (fonts.regular, Color(hex: 0x6CFFB5), .left)
+        case .callsign: return (fonts.regular, Color(hex: 0xE8F1F2), .left)
+        case .route: return (fonts.regular, Color(hex: 0x9FB3BF), .left)
+        case .rowLabel: return (fonts.regular, Color(hex: 0x9FB3BF), .left)
+        case .rowValue: return (fonts.mono, Color(hex: 0xE8F1F2), .right)
+        case .note: return (fonts.regular, Color(hex: 0xF2C46C), .left)
+        case .dial, .card: return (fonts.regular, Color(hex: 0xE8F1F2), .left)
+        }
+    }
+
+    public init(fonts: FontSet, text: TextRenderer = TextRenderer()) {
+        self.fonts = fonts
+        self.text = text
+    }
+
+    /// Draws a whole frame: background, then the render list in paint order.
+    public func draw(_ items: [RenderItem], sweepBearing: Double, into canvas: Canvas) {
+        canvas.resetDamage()
+        canvas.opacity = 1
+        canvas.clear(Self.background)
+        for item in items where item.opacity > 0.001 {
+            guard let style = KioskStyle(item.style) else { continue }
+            canvas.opacity = Float(min(item.opacity, 1))
+            switch style {
+            case .dial: drawDial(item, sweepBearing: sweepBearing, in: canvas)
+            case .card: drawCard(item, in: canvas)
+            default: drawText(item, style: style, in: canvas)
+            }
+        }
+        canvas.opacity = 1
+    }
+
+    private func drawDial(_ item: RenderItem, sweepBearing: Double, in canvas: Canvas) {
+        let f = item.frame
+        let radius = Float(f.width / 2)
+        let s = radius / (0.42 * 1080)
+        let channels = DialChannels(item.custom)
+        let m = channels.marker
+        dial.draw(DialPainter.Parameters(center: Point(Float(f.midX), Float(f.midY)), radius: radius, scale: s,
+                                         sweepBearing: Float(sweepBearing), sweepOpacity: Float(1 - channels.stillness), showsBlips: false,
+                                         marker: (bearing: Float(m.bearingDegrees), range: Float(m.range), opacity: Float(m.opacity)),
+                                         rangeLabels: ("5", "10", "15")),
+                  labelFont: Font(face: fonts.regular, approximateSize: max(24 * s, Self.minimumTextSize)),
+                  rangeFont: Font(face: fonts.regular, approximateSize: max(16 * s, Self.minimumTextSize - 2)), text: text, in: canvas)
+    }
+
+    private func drawCard(_ item: RenderItem, in canvas: Canvas) {
+        let f = item.frame
+        let s = Float(f.height / 648)
+        path.removeAll()
+        path.addRoundedRect(Rect(x: Float(f.x), y: Float(f.y), width: Float(f.width), height: Float(f.height)), cornerRadius: 24 * s)
+        canvas.fill(path, with: .solid(Self.cardFill))
+        canvas.stroke(path, style: StrokeStyle(width: max(1 * s, 1)), with: .solid(Self.cardStroke))
+    }
+
+    private func drawText(_ item: RenderItem, style: KioskStyle, in canvas: Canvas) {
+        guard case let .text(string) = item.content, !string.isEmpty || item.contentTransition != nil else { return }
+        let look = textStyle(style)
+        let font = Font(face: look.face, approximateSize: Float(item.frame.height))
+        // A text leaf's frame: x is its anchor, the baseline is at its bottom.
+        let anchor = Point(Float(item.frame.x), Float(item.frame.maxY))
+        if let change = item.contentTransition {
+            let from = change.fromFrame
+            transitions.draw(change, font: font, anchor: anchor, fromAnchor: Point(Float(from.x), Float(from.maxY)),
+                             alignment: look.alignment, color: look.color, opacity: 1, text: text, in: canvas)
+        } else {
+            text.draw(string, font: font, at: anchor, alignment: look.alignment, color: look.color, in: canvas)
+        }
+    }
+}

@@ -1,0 +1,99 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AnimationCore
+import KioskModel
+import KioskRendering
+import Raster
+
+/// `radar-kiosk audit`: every visible text has a contrast of at least 4.5:1
+/// against what is drawn behind it, no text is smaller than the minimum for the
+/// resolution, and every invisible leaf is tagged decorative (the seed's
+/// accessibility lesson: hidden placeholders must not pose as content).
+public enum Audit {
+    public static let sizes = ["800x480", "1024x600", "1280x720", "1920x1080", "480x800", "1080x1920"]
+    public static let minimumContrast = 4.5
+
+    /// WCAG 2 relative luminance of an sRGB pixel.
+    static func luminance(_ p: UInt32) -> Double {
+        func linear(_ c: UInt32) -> Double {
+            let v = Double(c) / 255
+            return v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4)
+        }
+        return 0.2126 * linear((p >> 16) & 0xFF) + 0.7152 * linear((p >> 8) & 0xFF) + 0.0722 * linear(p & 0xFF)
+    }
+
+    static func contrast(_ a: UInt32, _ b: UInt32) -> Double {
+        let la = luminance(a), lb = luminance(b)
+        return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+    }
+
+    /// Problems found for one size and state, one line each.
+    public static func problems(width: Int, height: Int, state: KioskState, fonts: FontSet) -> [String] {
+        let renderer = KioskRenderer(fonts: fonts)
+        let controller = KioskController(layout: KioskLayout(width: width, height: height), initial: state)
+        _ = controller.frameNeeded(at: 0)
+        let items = controller.renderList
+        // What is behind the text: the frame drawn with every text leaf left out.
+        let behind = PixelBuffer(width: width, height: height)
+        renderer.draw(items.filter { !(KioskStyle($0.style)?.isText ?? false) }, sweepBearing: 0, into: Canvas(target: behind))
+        let minimum = controller.layout.minimumTextSize
+        var found: [String] = []
+        let where_ = "\(width)x\(height) \(state.mode.rawValue)"
+        for item in items {
+            let visible = item.opacity > 0.001
+            let isText: Bool = { if case .text = item.content { return true } else { return false } }()
+            let isEmpty: Bool = { if case let .text(s) = item.content { return s.isEmpty } else { return false } }()
+            if (!visible || isEmpty) && !item.isDecorative {
+                found.append("\(where_): \(item.id) is invisible but not tagged decorative")
+            }
+            guard visible, isText, !isEmpty, let style = KioskStyle(item.style) else { continue }
+            if item.frame.height + 0.01 < minimum {
+                found.append("\(where_): \(item.id) is \(rounded(item.frame.height)) px, below the \(rounded(minimum)) px minimum")
+            }
+            // Sample the background over the text's line box.
+            let look = renderer.textStyle(style)
+            let color = look.color.withAlpha(look.color.alpha * Float(item.opacity)).premultipliedPixel
+            let anchorX = Int(item.frame.x), top = max(Int(item.frame.y), 0), bottom = min(Int(item.frame.maxY), height - 1)
+            let span = max(Int(item.frame.height), 8)
+            let x0 = look.alignment == .right ? max(anchorX - 4 * span, 0) : max(anchorX, 0)
+            let x1 = look.alignment == .right ? min(anchorX, width - 1) : min(anchorX + 4 * span, width - 1)
+            var worst = Double.infinity
+            if top <= bottom && x0 <= x1 {
+                for y in stride(from: top, through: bottom, by: 2) {
+                    for x in stride(from: x0, through: x1, by: 3) {
+                        let background = behind[x, y] | 0xFF00_0000
+                        let drawn = PixelMath.sourceOver(color, background)
+                        worst = min(worst, contrast(drawn, background))
+                    }
+                }
+            }
+            if worst < minimumContrast {
+                found.append("\(where_): \(item.id) has contrast \(rounded(worst)):1, below \(minimumContrast):1")
+            }
+        }
+        return found
+    }
+
+    static func rounded(_ v: Double) -> Double { (v * 100).rounded() / 100 }
+
+    /// The sample overflight with a note, so the note's line is audited too.
+    static let sampleOverflight = KioskState(mode: .overflight, aircraft: Demo.sampleAircraft,
+                                             note: "feed: /run/readsb/aircraft.json missing, retrying")
+
+    public static func run(_ args: ParsedArguments) throws -> Int32 {
+        let fonts = try FontSet(directory: args.value("--fonts"))
+        let sizes = try (args.all("--size").isEmpty ? sizes : args.all("--size")).map { try parseSize($0) }
+        var total = 0
+        for size in sizes {
+            for state in [KioskState.standby, sampleOverflight] {
+                let problems = problems(width: size.width, height: size.height, state: state, fonts: fonts)
+                total += problems.count
+                for p in problems { print(p) }
+                if problems.isEmpty { print("\(size.width)x\(size.height) \(state.mode.rawValue): ok") }
+            }
+        }
+        print(total == 0 ? "audit: no problems" : "audit: \(total) problems")
+        return total == 0 ? 0 : 1
+    }
+}

@@ -1,0 +1,195 @@
+import AnimationCore
+import Display
+import KioskModel
+import KioskRendering
+import SystemIO
+import Raster
+import Typography
+
+/// `radar-kiosk bench`: times frames with the anchors' protocol (warm-up
+/// frames, then each frame timed alone with the monotonic clock) and reports
+/// heap allocations made by the timed frames.
+public enum Benchmarks {
+    public static func run(_ args: ParsedArguments) throws -> Int32 {
+        let which = try args.onlyPositional("bench", "of: reference, text, app, copy")
+        AllocationCounter.preloadIfAvailable()
+        let sizes = try (args.all("--size").isEmpty ? ["1920x1080", "800x480"] : args.all("--size")).map { try parseSize($0) }
+        let frames = try args.integer("--frames", default: 300, range: 1...1_000_000)
+        let warmup = try args.integer("--warmup", default: 30, range: 0...1_000_000)
+        let fonts = try FontSet(directory: args.value("--fonts"))
+        switch which {
+        case "reference":
+            for size in sizes {
+                let reference = try ReferenceFrame(width: size.width, height: size.height, fonts: fonts)
+                for n in 0..<warmup { reference.draw(frame: n) }
+                var timings = FrameTimings(capacity: frames)
+                let allocationsBefore = AllocationCounter.total ?? 0
+                for n in 0..<frames {
+                    let t0 = MonotonicClock.now()
+                    reference.draw(frame: n)
+                    timings.append((MonotonicClock.now() - t0) * 1000)
+                }
+                let allocations = AllocationCounter.total ?? 0 - allocationsBefore
+                print(timings.resultLine(name: "radar-kiosk", width: size.width, height: size.height)
+                      + " allocations_per_frame=\(perFrame(allocations, frames))")
+            }
+            return 0
+        case "app":
+            for size in sizes { try app(size: size, frames: frames, warmup: warmup, fonts: fonts) }
+            sampling(frames: frames)
+            return 0
+        case "text":
+            try text(fonts: fonts, frames: frames)
+            return 0
+        case "copy":
+            for size in sizes { copy(size: size, frames: frames) }
+            return 0
+        default:
+            throw ArgumentError("bench \(which): unknown benchmark; expected reference, text, app or copy")
+        }
+    }
+
+    static func line(_ name: String, _ size: PixelSize, _ t: FrameTimings, allocations: UInt64) -> String {
+        t.resultLine(name: name, width: size.width, height: size.height)
+            + " p99_ms=\(t.format(t.percentile(99))) allocations_per_frame=\(perFrame(allocations, t.count))"
+    }
+
+    /// Allocations per frame, or "not-counted" without the counter beside the binary.
+    static func perFrame(_ allocations: UInt64, _ frames: Int) -> String {
+        AllocationCounter.isLoaded ? "\(Double(allocations) / Double(max(frames, 1)))" : "not-counted"
+    }
+
+    /// The kiosk's own frames (sample the scene, draw it): sweeping in standby,
+    /// and during standby ⇄ overflight transitions, 60 Hz timestamps.
+    static func app(size: PixelSize, frames: Int, warmup: Int, fonts: FontSet) throws {
+        let buffer = PixelBuffer(width: size.width, height: size.height)
+        func makeTick() -> FrameTick {
+            FrameTick(controller: KioskController(layout: KioskLayout(width: size.width, height: size.height)),
+                      renderer: KioskRenderer(fonts: fonts), buffer: buffer)
+        }
+        // Sweeping: standby, nothing else changing.
+        do {
+            let tick = makeTick()
+            var t = 0.0
+            for _ in 0..<warmup { tick.draw(at: t); t += 1.0 / 60 }
+            var timings = FrameTimings(capacity: frames)
+            var allocations: UInt64 = 0
+            for _ in 0..<frames {
+                let a0 = AllocationCounter.thisThread ?? 0
+                let t0 = MonotonicClock.now()
+                tick.draw(at: t)
+                let t1 = MonotonicClock.now()
+                allocations += AllocationCounter.thisThread ?? 0 - a0
+                timings.append((t1 - t0) * 1000)
+                t += 1.0 / 60
+            }
+            print(line("radar-kiosk-app-sweeping", size, timings, allocations: allocations))
+        }
+        // Transitions: a state change every 1.5 s; only frames inside a transition count.
+        do {
+            let tick = makeTick()
+            var timings = FrameTimings(capacity: frames)
+            var t = 0.0, nextChange = 0.5, toggle = true, frame = 0
+            var allocations: UInt64 = 0
+            while timings.count < frames && frame < frames * 20 {
+                let before = AllocationCounter.thisThread ?? 0
+                if t >= nextChange {
+                    tick.controller.apply(toggle ? Demo.sampleOverflight : .standby, at: t)
+                    toggle.toggle()
+                    nextChange += 1.5
+                }
+                let t0 = MonotonicClock.now()
+                let animating = tick.controller.isAnimating(at: t)
+                tick.draw(at: t)
+                let ms = (MonotonicClock.now() - t0) * 1000
+                if animating && frame > warmup {
+                    timings.append(ms)
+                    allocations += AllocationCounter.thisThread ?? 0 - before
+                }
+                t += 1.0 / 60
+                frame += 1
+            }
+            // Allocations here include the state changes themselves (a new leaf list each).
+            print(line("radar-kiosk-app-transition", size, timings, allocations: allocations))
+        }
+    }
+
+    /// Sampling the animation core: 200 leaves, 50 of them animating.
+    static func sampling(frames: Int) {
+        let graph = SceneGraph()
+        func leaves(_ shift: Double) -> [LeafDescription] {
+            (0..<200).map { i in
+                LeafDescription(id: NodeID("leaf\(i)"), frame: AnimatableRect(x: i < 50 ? shift : 0, y: Double(i), width: 10, height: 10),
+                                content: .text("L\(i)"))
+            }
+        }
+        graph.update(to: leaves(0), transaction: Transaction(), at: 0)
+        graph.update(to: leaves(800), transaction: Transaction(animation: .spring(duration: 1000, bounce: 0.2)), at: 0)
+        graph.sample(at: 0.001)
+        var timings = FrameTimings(capacity: frames)
+        var allocations: UInt64 = 0
+        for i in 1...max(frames, 1) {
+            let a0 = AllocationCounter.thisThread ?? 0
+            let t0 = MonotonicClock.now()
+            graph.sample(at: Double(i) / 60)
+            let t1 = MonotonicClock.now()
+            allocations += AllocationCounter.thisThread ?? 0 - a0
+            timings.append((t1 - t0) * 1000)
+        }
+        print(line("animation-core-sample-200-leaves-50-animating", PixelSize(width: 0, height: 0), timings, allocations: allocations))
+    }
+
+    /// What presenting costs: copying the damaged rows of the cached frame into
+    /// a scanout-sized buffer (on a board, the mapped dumb buffer), for a full
+    /// frame, for the dial's sweep band (a third of the rows), turned a quarter,
+    /// and converted to RGB565.
+    static func copy(size: PixelSize, frames: Int) {
+        let source = PixelBuffer(width: size.width, height: size.height)
+        source.fill(0xFF11_2233)
+        let target = UnsafeMutableRawPointer.allocate(byteCount: size.width * size.height * 4, alignment: 64)
+        defer { target.deallocate() }
+        let cases: [(String, Int, DisplayRotation, ScanoutPixelFormat)] = [
+            ("full", size.height, .upright, .xrgb8888), ("partial-third", size.height / 3, .upright, .xrgb8888),
+            ("full-turned-90", size.height, .quarterTurn, .xrgb8888), ("full-rgb565", size.height, .upright, .rgb565),
+        ]
+        for (name, rows, rotation, format) in cases {
+            let copier = ScanoutCopier(rotation: rotation, format: format, frameWidth: size.width, frameHeight: size.height)
+            let pitch = copier.bufferWidth * format.bytesPerPixel
+            var timings = FrameTimings(capacity: frames)
+            let rect = IntRect(x: 0, y: (size.height - rows) / 2, width: size.width, height: rows)
+            for _ in 0..<frames {
+                let t0 = MonotonicClock.now()
+                copier.copy(rect, of: source, to: target, pitch: pitch)
+                timings.append((MonotonicClock.now() - t0) * 1000)
+            }
+            print(timings.resultLine(name: "radar-kiosk-copy-\(name)", width: size.width, height: size.height))
+        }
+    }
+
+    /// Glyphs per second from a warm cache, at 16, 40 and 72 px.
+    static func text(fonts: FontSet, frames: Int) throws {
+        let buffer = PixelBuffer(width: 1920, height: 200)
+        let canvas = Canvas(target: buffer)
+        let renderer = TextRenderer()
+        let sample = "ALT 36,000 ft GS 487 kt DIST 3.2 NM BRG 274° BAW283"
+        for size: Float in [16, 40, 72] {
+            let font = try Font(face: fonts.regular, size: size)
+            renderer.draw(sample, font: font, at: Point(4, 150), color: .white, in: canvas)
+            renderer.glyphs.resetCounters()
+            let glyphs = renderer.shaper.shape(sample, font: font).glyphs.count
+            let repetitions = max(frames, 1) * 10
+            let before = AllocationCounter.thisThread ?? 0
+            let t0 = MonotonicClock.now()
+            for _ in 0..<repetitions {
+                renderer.draw(sample, font: font, at: Point(4, 150), color: .white, in: canvas)
+            }
+            let seconds = MonotonicClock.now() - t0
+            let allocations = AllocationCounter.thisThread ?? 0 - before
+            let perSecond = Double(glyphs * repetitions) / seconds
+            let hitRate = Double(renderer.glyphs.hits) / Double(max(renderer.glyphs.hits + renderer.glyphs.misses, 1))
+            print("RESULT radar-kiosk-text \(Int(size))px glyphs_per_second=\(Int(perSecond)) ns_per_glyph=\((seconds / Double(glyphs * repetitions) * 1e9 * 10).rounded() / 10) "
+                  + "cache_hit_rate=\(hitRate) allocations=\(allocations)")
+        }
+    }
+}
+

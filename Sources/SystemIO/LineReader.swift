@@ -1,0 +1,71 @@
+/// Splits what arrives on a descriptor into lines (LF or CRLF), keeping at
+/// most `maximumLineLength` bytes of any line: a longer one is reported as too
+/// long rather than growing without bound. Reads are bounded per call, so a
+/// peer that never stops sending cannot hold the loop.
+public struct LineReader {
+    public enum Line: Equatable, Sendable {
+        case text(String)
+        case tooLong(Int)
+    }
+
+    public let maximumLineLength: Int
+    private var pending: [UInt8] = []
+    private var discarding = 0
+
+    public init(maximumLineLength: Int = 65_536) {
+        self.maximumLineLength = maximumLineLength
+    }
+
+    /// Adds bytes and returns the complete lines they finish.
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) -> [Line] {
+        var lines: [Line] = []
+        for b in bytes {
+            if b == 0x0A {
+                lines.append(takeLine())
+            } else if pending.count < maximumLineLength {
+                pending.append(b)
+            } else {
+                discarding += 1
+            }
+        }
+        return lines
+    }
+
+    /// The unfinished last line, when the other end closed without a newline.
+    public mutating func finish() -> Line? {
+        pending.isEmpty && discarding == 0 ? nil : takeLine()
+    }
+
+    private mutating func takeLine() -> Line {
+        defer {
+            pending.removeAll(keepingCapacity: true)
+            discarding = 0
+        }
+        if discarding > 0 { return .tooLong(discarding + pending.count) }
+        if pending.last == 0x0D { pending.removeLast() }
+        return .text(String(decoding: pending, as: UTF8.self))
+    }
+
+    /// Reads what is available on a non-blocking descriptor, at most
+    /// `budget` bytes this call. Returns the lines, and whether the other end
+    /// closed (its unfinished last line is then among the lines).
+    public mutating func read(from descriptor: FileDescriptor, budget: Int = 65_536) -> (lines: [Line], closed: Bool) {
+        var buffer = [UInt8](repeating: 0, count: min(16_384, budget))
+        var lines: [Line] = []
+        var taken = 0
+        while taken < budget {
+            switch buffer.withUnsafeMutableBytes({ descriptor.read(into: $0) }) {
+            case let .bytes(n):
+                taken += n
+                lines += buffer.withUnsafeBytes { append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+                if n < buffer.count { return (lines, false) }
+            case .wouldBlock:
+                return (lines, false)
+            case .end, .failed:
+                if let last = finish() { lines.append(last) }
+                return (lines, true)
+            }
+        }
+        return (lines, false)
+    }
+}

@@ -1,0 +1,121 @@
+import KioskApp
+import KioskModel
+import KioskTools
+import SystemIO
+
+/// The `radar-kiosk` command line: every command, its flags and its help.
+enum RadarKioskCommand {
+    static let commands: [CommandSpec] = [
+        CommandSpec("run", "Run the kiosk: on a free DRM output if there is one, else on the headless display.", flags: KioskRun.flags),
+        CommandSpec("outputs", "List DRM cards, connectors, their status, modes and the current mode.", flags: [
+            .init("--free", "print nothing; exit 0 if a connected output is free to take, 1 if not"),
+        ]),
+        CommandSpec("check-config", positional: "FILE", "Check a configuration file; report every problem with its line.", flags: []),
+        CommandSpec("render", "Render one state, or one moment of a transition, to a PNG.", flags: [
+            .init("--state", value: "FILE.json", "the state to show"),
+            .init("--from", value: "FILE.json", "the state the transition starts from"),
+            .init("--at", value: "SECONDS", "time since the transition started"),
+            .init("--size", value: "WxH", "picture size (default 1920x1080)"),
+            .init("--out", value: "FILE.png", "where to write the PNG"),
+            .init("--fonts", value: "DIR", "directory holding the B612 fonts"),
+        ]),
+        CommandSpec("scenes", positional: "FILE.y4m", "Print the animation windows of a recording.", flags: [
+            .init("--threshold", value: "SCORE", "scene-change score a frame must pass (default 0.002)"),
+        ]),
+        CommandSpec("contact-sheet", positional: "FILE.y4m", "Tile frames of each animation window into one PNG.", flags: [
+            .init("--out", value: "FILE.png", "where to write the sheet"),
+            .init("--fonts", value: "DIR", "directory holding the B612 fonts"),
+            .init("--threshold", value: "SCORE", "scene-change score (default 0.002)"),
+        ]),
+        CommandSpec("reference-frame", "Draw frame N of the reference scene (design/reference-scene.md) to a PNG.", flags: [
+            .init("--frame", value: "N", "frame number (sweep angle 6N degrees; default 0)"),
+            .init("--size", value: "WxH", "picture size (default 1920x1080)"),
+            .init("--out", value: "FILE.png", "where to write the PNG"),
+            .init("--fonts", value: "DIR", "directory holding the B612 fonts"),
+        ]),
+        CommandSpec("bench", positional: "reference|text|app|copy", "Time the renderer: median and percentiles over many frames.", flags: [
+            .init("--size", value: "WxH", repeatable: true, "sizes to time (default 1920x1080 and 800x480)"),
+            .init("--frames", value: "N", "timed frames (default 300)"),
+            .init("--warmup", value: "N", "untimed frames first (default 30)"),
+            .init("--fonts", value: "DIR", "directory holding the B612 fonts"),
+        ]),
+        CommandSpec("soak", "Run the headless kiosk through simulated time; check memory stays flat and frames keep their budget.", flags: [
+            .init("--minutes", value: "N", "simulated minutes (default 60)"),
+            .init("--size", value: "WxH", "picture size (default 800x480)"),
+            .init("--refresh", value: "HZ", "simulated refresh rate (default 60)"),
+            .init("--fonts", value: "DIR", "directory holding the B612 fonts"),
+        ]),
+        CommandSpec("audit", "Check text contrast, sizes and decorative tagging of the scene at a size.", flags: [
+            .init("--size", value: "WxH", repeatable: true, "sizes to audit (default all supported layouts)"),
+            .init("--fonts", value: "DIR", "directory holding the B612 fonts"),
+        ]),
+    ]
+
+    static var topLevelHelp: String {
+        var lines = ["usage: radar-kiosk COMMAND [FLAGS]", "",
+                     "A fullscreen radar kiosk for Linux boards: DRM/KMS display, own rasterizer, FreeType text.", "",
+                     "Commands:"]
+        let width = commands.map(\.name.count).max() ?? 0
+        for c in commands { lines.append("  " + c.name.padding(to: width + 2) + c.summary) }
+        lines.append("")
+        lines.append("'radar-kiosk COMMAND --help' describes a command's flags.")
+        return lines.joined(separator: "\n")
+    }
+
+    /// Runs the command line; returns the process exit status.
+    static func main(_ arguments: [String]) -> Int32 {
+        guard let name = arguments.first else {
+            print(topLevelHelp)
+            return 2
+        }
+        if name == "--help" || name == "-h" || name == "help" {
+            print(topLevelHelp)
+            return 0
+        }
+        guard let spec = commands.first(where: { $0.name == name }) else {
+            Log.line("radar-kiosk: unknown command '\(name)'")
+            Log.line("usage: radar-kiosk COMMAND [FLAGS]; commands: " + commands.map(\.name).joined(separator: ", "))
+            return 2
+        }
+        let rest = Array(arguments.dropFirst())
+        if rest.contains("--help") || rest.contains("-h") {
+            print(spec.help)
+            return 0
+        }
+        do {
+            let args = try ParsedArguments.parse(rest, for: spec)
+            return try run(spec.name, args)
+        } catch let error as UsageError {
+            Log.line(error.message)
+            Log.line(error.usage)
+            return 2
+        } catch {
+            // Our own multi-line errors (every problem of a configuration file) stay one line each.
+            for line in "\(error)".split(separator: "\n") { Log.line("radar-kiosk \(name): \(line)") }
+            return 1
+        }
+    }
+
+    static func run(_ name: String, _ args: ParsedArguments) throws -> Int32 {
+        switch name {
+        case "run": return try KioskRun.run(args)
+        case "outputs": return outputsCommand(free: args.has("--free"))
+        case "check-config":
+            let path = try args.onlyPositional("check-config", "FILE")
+            let (_, problems) = KioskConfiguration.parse(try FileContents.text(path), name: path)
+            for p in problems { print(p) }
+            print(problems.isEmpty ? "\(path): ok" : "\(path): \(problems.count) problem\(problems.count == 1 ? "" : "s")")
+            return problems.isEmpty ? 0 : 1
+        case "render": return try Render.run(args)
+        case "reference-frame": return try ReferenceFrame.run(args)
+        case "bench": return try Benchmarks.run(args)
+        case "audit": return try Audit.run(args)
+        case "soak": return try Soak.run(args)
+        case "scenes": return try SceneAnalysis.scenesCommand(args)
+        case "contact-sheet": return try SceneAnalysis.contactSheetCommand(args)
+        default:
+            Log.line("radar-kiosk \(name): not available in this build yet")
+            return 1
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import Testing
+import Display
+import Feed
+import Input
+@testable import KioskModel
+
+@Suite struct ConfigurationTests {
+    static let full = """
+    # every key
+    display = drm
+    output = HDMI-A-1
+    size = 1280x720
+    refresh = 60
+    rotation = 270
+    pixel_format = rgb565
+    fonts = /usr/local/share/radar-kiosk/fonts
+    socket = /run/radar-kiosk/control.sock
+    feed = /run/readsb/aircraft.json
+    station = 51.4700, -0.4543
+    overhead.radius_nm = 2.5
+    overhead.exit_radius_nm = 3
+    overhead.ceiling_ft = 8000
+    overhead.max_position_age_s = 30
+    overhead.include_ground = yes
+    overhead.hold_s = 5
+    overhead.ignore = ABC123, BAW283
+    routes = /etc/radar-kiosk/routes
+    keyboard = /dev/input/event3
+    keyboard.grab = no
+    screenshot_dir = /var/tmp
+    key.space = none
+    key.t = toggle
+    gpio.line = GPIO17
+    gpio.active_low = yes
+    gpio.bias = pull-up
+    gpio.debounce_ms = 50
+    """
+
+    @Test func everyKeyIsRead() {
+        let (c, problems) = KioskConfiguration.parse(Self.full, name: "k.conf")
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(c.display == .drm && c.output == "HDMI-A-1" && c.size == PixelSize(width: 1280, height: 720) && c.refresh == 60)
+        #expect(c.rotation == .threeQuarterTurn && c.pixelFormat == .rgb565)
+        #expect(c.fonts == "/usr/local/share/radar-kiosk/fonts" && c.socket == "/run/radar-kiosk/control.sock")
+        #expect(c.feed == .file("/run/readsb/aircraft.json") && c.station == GeoPoint(latitude: 51.47, longitude: -0.4543))
+        #expect(c.radiusNM == 2.5 && c.exitRadiusNM == 3 && c.ceilingFeet == 8000 && c.maximumPositionAge == 30)
+        #expect(c.includeGround && c.holdSeconds == 5 && c.ignore == ["abc123", "baw283"] && c.routes == "/etc/radar-kiosk/routes")
+        #expect(c.keyboard == .device("/dev/input/event3") && !c.keyboardGrab && c.screenshotDirectory == "/var/tmp")
+        #expect(c.keys["space"] == nil && c.keys["t"] == .toggle && c.keys["q"] == .quit)
+        #expect(c.gpioLine == "GPIO17" && c.gpioActiveLow && c.gpioBias == .pullUp && c.gpioDebounceMilliseconds == 50)
+        let s = c.selectorSettings(station: c.station!)
+        #expect(s.radiusNM == 2.5 && s.exitRadiusNM == 3 && s.ignore.contains("baw283"))
+        // Every documented key appears in the test file.
+        for key in ConfigurationKey.all { #expect(Self.full.contains("\n\(key.name) ="), "\(key.name)") }
+    }
+
+    @Test func defaultsWithAnEmptyFile() {
+        let (c, problems) = KioskConfiguration.parse("# nothing\n\n", name: "k.conf")
+        #expect(problems.isEmpty)
+        // The documented defaults, pinned here rather than compared with the type's own.
+        #expect(c.display == .auto && c.output == nil && c.size == nil && c.refresh == nil && c.rotation == .upright)
+        #expect(c.pixelFormat == .xrgb8888 && c.fonts == nil && c.socket == nil && c.feed == nil && c.station == nil)
+        #expect(c.radiusNM == 3 && c.exitRadiusNM == nil && c.ceilingFeet == 10_000 && c.maximumPositionAge == 60)
+        #expect(!c.includeGround && c.holdSeconds == 8 && c.ignore.isEmpty && c.routes == nil)
+        #expect(c.keyboard == .auto && c.keyboardGrab && c.screenshotDirectory == "/run/radar-kiosk")
+        #expect(c.gpioLine == nil && !c.gpioActiveLow && c.gpioBias == .asIs && c.gpioDebounceMilliseconds == 20)
+        #expect(c.keys == ["space": .toggle, "o": .overflight, "s": .standby, "n": .next, "q": .quit])
+        // And the help text says the same for every key whose default is a value.
+        for key in ConfigurationKey.all where !["none", "first connected", "preferred mode", "install prefix", "radius + 0.5"].contains(key.defaultValue) {
+            var explicit = KioskConfiguration()
+            #expect(throws: Never.self) { try explicit.set(key.name, to: key.defaultValue) }
+            #expect(explicit.forgettingGivenValues() == c, "\(key.name) = \(key.defaultValue) is not the default")
+        }
+    }
+
+    @Test func crlfBomCommentsAndCaseAreHandled() {
+        let text = "\u{FEFF}# a CRLF file\r\ndisplay = headless # trailing comment\r\nKEY.Q = toggle\r\nkey.q = standby\r\n"
+        let (c, problems) = KioskConfiguration.parse(text, name: "k.conf")
+        #expect(c.display == .headless)
+        #expect(problems == ["k.conf:4: key.q is set again (first on line 3)"], "key names are one name whatever their case")
+        #expect(c.keys["q"] == .toggle)
+        let (_, nonsense) = KioskConfiguration.parse("# comment first\r\nnonsense here\r\n", name: "k.conf")
+        #expect(nonsense == ["k.conf:2: expected KEY = VALUE, not 'nonsense here'"])
+    }
+
+    @Test func numbersAreDecimalsOnly() {
+        for text in ["0x3C", "+90", "1e3", "nan", "inf", "-inf", "", ".", "1.2.3", " 5"] {
+            #expect(ConfigurationKey.decimal(text) == nil, "'\(text)'")
+        }
+        #expect(ConfigurationKey.decimal("0.5") == 0.5 && ConfigurationKey.decimal("-117.8") == -117.8 && ConfigurationKey.decimal("10") == 10)
+    }
+
+    @Test func flagsOverTheFileNameTheFlag() throws {
+        var c = try KioskConfiguration.parse("overhead.radius_nm = 2\n", name: "k").0
+        let args = try ParsedArguments.parse(["--radius", "5", "--include-ground", "--rotate", "90"], for: CommandSpec("run", "", flags: KioskConfiguration.flags))
+        try c.applyFlags(args)
+        #expect(c.radiusNM == 5 && c.includeGround && c.rotation == .quarterTurn)
+        let bad = try ParsedArguments.parse(["--radius", "500"], for: CommandSpec("run", "", flags: KioskConfiguration.flags))
+        #expect(throws: ArgumentError.self) { try c.applyFlags(bad) }
+        do { try c.applyFlags(bad) } catch { #expect("\(error)" == "--radius 500: expected a number in 0.1...100, not '500'") }
+    }
+
+    @Test func feedSpecsParseOnceForCheckAndRun() throws {
+        #expect(try FeedSpec(parsing: "sbs://[::1]:30003") == .sbs(host: "::1", port: 30003))
+        #expect(try FeedSpec(parsing: "http://piaware.local/skyaware/data/aircraft.json") == .http(host: "piaware.local", port: 80, path: "/skyaware/data/aircraft.json"))
+        #expect(try FeedSpec(parsing: "http://[fe80::1%eth0]:8080/data/aircraft.json").description == "http://[fe80::1%eth0]:8080/data/aircraft.json")
+        for bad in ["http://", "sbs://host", "sbs://host:0", "sbs://host:70000", "sbs://::1:30003", "http://host:x/", "ftp://x"] {
+            #expect(throws: FeedError.self, "\(bad)") { try FeedSpec(parsing: bad) }
+        }
+    }
+
+    @Test func everyProblemIsReportedWithItsLine() {
+        let text = """
+        display = sideways
+        colour = green
+        size = big
+        overhead.radius_nm = far
+        overhead.include_ground = maybe
+        feed = relative/path.json
+        just some words
+        output = A
+        output = B
+        key.f13 = toggle
+        key.x = explode
+        rotation = 45
+        pixel_format = rgb888
+        """
+        let (_, problems) = KioskConfiguration.parse(text, name: "k.conf")
+        #expect(problems == [
+            "k.conf:1: display: expected auto, drm or headless, not 'sideways'",
+            "k.conf:2: unknown key 'colour'",
+            "k.conf:3: size: expected WIDTHxHEIGHT, each 16...8192 (e.g. 1920x1080), not 'big'",
+            "k.conf:4: overhead.radius_nm: expected a number in 0.1...100, not 'far'",
+            "k.conf:5: overhead.include_ground: expected yes or no, not 'maybe'",
+            "k.conf:6: feed: expected auto, an absolute path, http://HOST[:PORT]/PATH or sbs://HOST:PORT (an IPv6 address in brackets), not 'relative/path.json'",
+            "k.conf:7: expected KEY = VALUE, not 'just some words'",
+            "k.conf:9: output is set again (first on line 8)",
+            "k.conf:10: key.f13: unknown key 'f13' (a-z, 0-9, space, enter, escape, up, down, left, right)",
+            "k.conf:11: key.x: expected toggle, overflight, standby, next, quit or none, not 'explode'",
+            "k.conf:12: rotation: expected 0, 90, 180 or 270, not '45'",
+            "k.conf:13: pixel_format: expected xrgb8888 or rgb565, not 'rgb888'",
+        ])
+        let (_, missing) = KioskConfiguration.parse("feed = /run/readsb/aircraft.json", name: "k.conf")
+        #expect(missing == ["k.conf: feed is set but station is not (distances need the kiosk's position)"])
+    }
+
+    @Test func aMissingFileNamesItself() {
+        do {
+            _ = try KioskConfiguration.read("/nonexistent/radar-kiosk.conf")
+            Issue.record("expected an error")
+        } catch {
+            #expect("\(error)" == "/nonexistent/radar-kiosk.conf: cannot open (No such file or directory)")
+        }
+    }
+}
