@@ -53,6 +53,9 @@ let package = Package(
         .target(name: "KioskTools", dependencies: ["KioskRendering", "KioskModel", "AnimationCore", "Raster", "RasterIO",
                                                    "Typography", "Display", "SystemIO"]),
         .executableTarget(name: "radar-kiosk", dependencies: ["KioskApp", "KioskTools", "KioskModel", "SystemIO"]),
+        // The parsers' libFuzzer target (Tests/Fuzz/fuzz.sh builds it with -D FUZZING and the fuzzer).
+        .executableTarget(name: "radar-kiosk-fuzz", dependencies: ["KioskModel", "Feed", "JSON"], path: "Tests/Fuzz",
+                          exclude: ["fuzz.sh", "seeds", "regressions"], swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
 
         .testTarget(name: "AnimationCoreTests", dependencies: ["AnimationCore", "AllocationCounting"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "RasterIO"]),

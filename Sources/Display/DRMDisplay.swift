@@ -202,7 +202,10 @@ public final class DRMDisplay: Presenter {
     public var pacingSummary: String {
         (completesFlipsImmediately ? ", flips without vblank" : ", flips with vblank")
             + (pacing.rate.map { " at \(($0 * 100).rounded() / 100) Hz" } ?? "")
-            + (pacing.medianInterval.map { " (median interval \(($0 * 100_000).rounded() / 100) ms)" } ?? "")
+            + (pacing.medianInterval.map { " (median interval \(($0 * 100_000).rounded() / 100) ms" } ?? "")
+            + (completesFlipsImmediately ? "" : pacing.shareOnVblankGrid.map { ", \(($0 * 1000).rounded() / 10) % on the vblank grid" } ?? "")
+            + (completesFlipsImmediately ? "" : pacing.shortestInterval.map { ", shortest \(($0 * 100_000).rounded() / 100) ms" } ?? "")
+            + (pacing.medianInterval == nil ? "" : ")")
     }
 
     /// False while the connector is gone (cable out, monitor off): nothing is drawn then.

@@ -50,4 +50,24 @@ public struct FlipPacing: Sendable {
         let sorted = intervals[0..<n].sorted()
         return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
     }
+
+    /// The share of the last 256 intervals within a tenth of a period of a
+    /// whole number of periods: flips on vblanks, with some missed by a frame
+    /// drawn too slowly (which an emulated CPU under load does), not off the grid.
+    public var shareOnVblankGrid: Double? {
+        let n = min(intervalCount, intervals.count)
+        guard n > 0 else { return nil }
+        let period = 1 / refreshRate
+        let on = intervals[0..<n].filter { interval in
+            let periods = (interval / period).rounded()
+            return periods >= 1 && abs(interval - periods * period) <= 0.1 * period
+        }.count
+        return Double(on) / Double(n)
+    }
+
+    /// The shortest of the last 256 intervals: never much under a period when flips wait for vblank.
+    public var shortestInterval: Double? {
+        let n = min(intervalCount, intervals.count)
+        return n > 0 ? intervals[0..<n].min() : nil
+    }
 }

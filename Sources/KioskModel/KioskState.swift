@@ -40,10 +40,10 @@ public struct KioskState: Equatable, Sendable {
             guard text.count <= Self.maximumNoteLength else { throw ParseError("\(field).note", "longer than \(Self.maximumNoteLength) characters") }
             self.note = text
         }
+        // An overflight may come without an aircraft: something is overhead,
+        // nothing more is known (a sensor, a home automation rule).
         if let a = object["aircraft"], !a.isNull {
             aircraft = try Aircraft(json: a, field: "\(field).aircraft")
-        } else if mode == .overflight {
-            throw ParseError("\(field).aircraft", "required when mode is overflight")
         }
     }
 

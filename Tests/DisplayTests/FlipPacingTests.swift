@@ -28,6 +28,21 @@ final class FlipPacingTests: XCTestCase {
         XCTAssertFalse(pacing.completesImmediately)
         XCTAssertEqual(pacing.medianInterval!, period, accuracy: 1e-6)
         XCTAssertEqual(pacing.rate!, 59.94 * 300 / 330, accuracy: 0.2)
+        // Missed vblanks are still on the grid: every interval is one or two periods.
+        XCTAssertEqual(pacing.shareOnVblankGrid!, 1, accuracy: 1e-9)
+        XCTAssertEqual(pacing.shortestInterval!, period, accuracy: 1e-6)
+    }
+
+    /// A timer at roughly the refresh is not vblank pacing: its intervals
+    /// wander off the grid, which the share on the grid shows.
+    func testIntervalsOffTheGridAreCounted() {
+        var pacing = FlipPacing(refreshRate: 59.94)
+        var t = 1000.0
+        for k in 0..<200 {
+            t += period * (k % 2 == 0 ? 1.5 : 1)
+            pacing.record(t)
+        }
+        XCTAssertEqual(pacing.shareOnVblankGrid!, 0.5, accuracy: 0.01)
     }
 
     /// Without a vblank a flip completes as soon as it is asked for, so flips

@@ -234,6 +234,8 @@ def build_initramfs(assets, kiosk, fonts, out):
 
 
 OVERFLIGHT = '{"mode":"overflight","aircraft":{"callsign":"BAW283","type":"B789","route":"LHR \u2192 LAX","altitude_ft":36000,"ground_speed_kt":487,"distance_nm":3.2,"bearing_deg":274}}'
+# Something overhead, nothing known about it: what a key or a GPIO line says.
+UNKNOWN_OVERHEAD = '{"mode":"overflight"}'
 STATES = {
     OVERFLIGHT: "overflight.json",
     '{"at":0,"cmd":"set","state":' + OVERFLIGHT + '}': "overflight.jsonl",
@@ -257,6 +259,25 @@ class Tests:
 
     def kiosk_log(self):
         return self.vm.sh("cat /tmp/kiosk.log")[1]
+
+    def rendering(self, state, w, h):
+        """What the headless backend draws for `state` (JSON) at w x h, as RGB bytes."""
+        path = os.path.join(self.work, f"state-{abs(hash(state))}-{w}x{h}.png")
+        if not os.path.exists(path):
+            src = path + ".json"
+            open(src, "w").write(state + "\n")
+            subprocess.run([self.kiosk, "render", "--state", src, "--size", f"{w}x{h}", "--out", path], check=True, capture_output=True)
+        return read_png(path)[2]
+
+    def wait_for_screen(self, want, timeout=30, device=None):
+        """Waits until the screen matches `want` (mean difference under 1); returns (mean, seconds waited)."""
+        started = time.time()
+        while True:
+            _, _, screen = self.vm.screendump(device)
+            mean, _ = difference(screen, want)
+            if mean < 1.0 or time.time() - started > timeout:
+                return mean, time.time() - started
+            time.sleep(0.2)
 
     def start_kiosk(self, args):
         self.vm.sh("rm -f /tmp/kiosk.log")
@@ -355,12 +376,11 @@ class Tests:
         while "state OVERFLIGHT" not in self.kiosk_log() and time.time() < deadline:
             time.sleep(0.3)
         log = self.kiosk_log()
-        self.check("a key typed over QMP reaches the kiosk through evdev", "state OVERFLIGHT BAW283" in log and "(key o)" in log,
+        # No aircraft is known: the card says something is overhead and invents no callsign.
+        self.check("a key typed over QMP reaches the kiosk through evdev", "state OVERFLIGHT (key o)" in log and "BAW283" not in log,
                    next((l for l in log.splitlines() if "state " in l), log.strip().splitlines()[-1] if log.strip() else ""))
-        time.sleep(4)
-        _, _, card_screen = self.vm.screendump()
-        changed, _ = difference(card_screen, standby_screen)
-        self.check("the key's state shows on the screen", changed > 2, f"(mean change {changed:.2f})")
+        mean, waited = self.wait_for_screen(self.rendering(UNKNOWN_OVERHEAD, 800, 480))
+        self.check("the key's state shows on the screen", mean < 1.0, f"(vs the headless rendering of that state {mean:.3f}, after {waited:.1f} s)")
         self.stop_kiosk("TERM")
 
         # SIGTERM in the middle of a transition still restores the console.
@@ -428,16 +448,16 @@ class Tests:
         while "GPIO OVERHEAD inactive" not in self.kiosk_log() and time.time() < deadline:
             time.sleep(0.3)
         log = self.kiosk_log()
-        self.check("a gpio-sim line pulled high, then low, changes the state", "state OVERFLIGHT BAW283" in log and "(GPIO OVERHEAD active)" in log
-                   and "(GPIO OVERHEAD inactive)" in log, " / ".join(l for l in log.splitlines() if "GPIO" in l))
+        self.check("a gpio-sim line pulled high, then low, changes the state", "state OVERFLIGHT (GPIO OVERHEAD active)" in log
+                   and "state STANDBY (GPIO OVERHEAD inactive)" in log and "BAW283" not in log, " / ".join(l for l in log.splitlines() if "GPIO" in l))
         self.stop_kiosk("TERM")
         # A line already high when the kiosk starts: OVERFLIGHT from the first frame.
         self.vm.sh(f"echo pull-up > {sim}")
         self.start_kiosk("--config /tmp/gpio.conf")   # returns once the first frame is on screen
         _, _, first = self.vm.screendump()
-        mean, _ = difference(first, want)
-        self.check("a line high at start gives OVERFLIGHT on the first frame", mean < 1.0 and "state OVERFLIGHT" in self.kiosk_log(),
-                   f"(vs the headless overflight {mean:.3f})")
+        mean, _ = difference(first, self.rendering(UNKNOWN_OVERHEAD, 800, 480))
+        self.check("a line high at start gives OVERFLIGHT on the first frame, with no invented aircraft",
+                   mean < 1.0 and "state OVERFLIGHT (GPIO OVERHEAD active)" in self.kiosk_log(), f"(vs the headless rendering {mean:.3f})")
         self.stop_kiosk("TERM")
         self.vm.sh(f"echo pull-down > {sim}")
 
@@ -459,7 +479,28 @@ class Tests:
         self.display_after_headless_start(want)
         self.vblank_pacing()
         self.rgb565()
+        self.display_failure_after_start()
         return self.failed == 0
+
+    def display_failure_after_start(self):
+        """The display's driver goes away hours into a run: the kiosk must exit
+        non-zero (systemd restarts it), not carry on headless showing nothing."""
+        device = self.vm.sh("basename $(readlink -f /sys/class/drm/card0/device)")[1].strip()
+        driver = self.vm.sh("readlink -f /sys/class/drm/card0/device/driver")[1].strip()
+        for display in ("drm", "auto"):
+            self.start_kiosk(f"--display {display} --output Virtual-1")
+            self.vm.sh(f"echo {device} > {driver}/unbind")
+            deadline = time.time() + 30
+            while "exit=" not in self.kiosk_log() and time.time() < deadline:
+                time.sleep(0.3)
+            log = self.kiosk_log()
+            code = next((l.split("=")[1] for l in log.splitlines() if l.startswith("exit=")), None)
+            self.check(f"display = {display}: a display failing after start exits non-zero", code not in (None, "0")
+                       and "using the headless display" not in log, " / ".join(log.strip().splitlines()[-3:]))
+            self.vm.sh(f"echo {device} > {driver}/bind")
+            deadline = time.time() + 30
+            while "Virtual-1: connected" not in self.vm.sh("radar-kiosk outputs")[1] and time.time() < deadline:
+                time.sleep(0.3)
 
     def run_to_frame_limit(self, args):
         """Runs the kiosk until its --frames limit; returns its summary line and its log."""
@@ -525,14 +566,25 @@ class Tests:
             self.check("vkms loads for the vblank test", False, out.strip())
             return
         line, log = self.run_to_frame_limit(f"--display drm --output /dev/dri/{cards[0]} --size 640x480 --refresh 60 --frames 300")
-        # Pacing is the median interval between the kernel's flip stamps: a frame
-        # drawn too slowly under emulation misses a vblank, which moves the mean
-        # rate (reported, and held to 10 %) but says nothing of the pacing.
+        # What pacing means, not a frame rate: vblank detected, the median
+        # interval between the kernel's flip stamps equal to the period, nearly
+        # every interval a whole number of periods, none much shorter. A frame
+        # drawn too slowly under emulation (a loaded 2-core machine) misses a
+        # vblank; that lowers the mean rate (reported), not the pacing.
         median, mode = number_in(line, "median interval ", " ms"), number_in(line, "mode ", " Hz")
-        flips = number_in(line, "with vblank at ", " Hz")
-        self.check("frames are paced by flip events at the mode's refresh (±5 %) with vblank", median and mode and flips
-                   and abs(1000 / median - mode) <= 0.05 * mode and abs(flips - mode) <= 0.10 * mode
+        grid, shortest = number_in(line, "ms, ", " % on the vblank grid"), number_in(line, "shortest ", " ms")
+        period = 1000 / mode if mode else None
+        self.check("frames are paced by flip events at the mode's refresh with vblank", median and mode and grid is not None and shortest
+                   and abs(median - period) <= 0.05 * period and grid >= 90 and shortest >= 0.9 * period
                    and "with vblank" in line and "exit=0" in log, line or log.strip()[-300:])
+        # SIGTERM while a flip is pending (vkms completes flips at its vblank):
+        # the flip is waited for, the output is given back as it was, exit 0.
+        before = self.vm.sh(f"radar-kiosk outputs | grep -A1 /dev/dri/{cards[0]}")[1]
+        self.start_kiosk(f"--display drm --output /dev/dri/{cards[0]} --size 640x480 --refresh 60")
+        log = self.stop_kiosk("TERM")
+        after = self.vm.sh(f"radar-kiosk outputs | grep -A1 /dev/dri/{cards[0]}")[1]
+        self.check("SIGTERM with flips pending: exit 0 and the output as it was", "exit=0" in log and before == after and "failed" not in log,
+                   f"before: {before.strip()!r} after: {after.strip()!r}")
         self.vm.sh("rmmod vkms")
 
     def rgb565(self):

@@ -1,0 +1,153 @@
+import Testing
+import AnimationCore
+import Display
+@testable import Feed
+import Raster
+import SystemIO
+@testable import KioskModel
+
+/// Every input-to-state rule, on the controller alone: no display, no device,
+/// no clock (times are passed in).
+@Suite struct ControllerTests {
+    static let layout = KioskLayout(width: 800, height: 480)
+    static let station = GeoPoint(latitude: 51.47, longitude: -0.4543)
+
+    /// A feed that knows one aircraft `distance` NM north of the station.
+    static func feed(callsign: String = "EZY81QK", north distance: Double = 1.0, groundSpeed: Double? = 250) -> (FeedInterpreter, [FeedEvent]) {
+        var settings = OverheadSelector.Settings(station: station)
+        settings.radiusNM = 3
+        let interpreter = FeedInterpreter(sourceName: "test", selector: OverheadSelector(settings: settings))
+        var report = AircraftReport(hex: "4ca123")
+        report.callsign = callsign
+        report.altitudeFeet = 3000
+        report.latitude = station.latitude + distance / 60
+        report.longitude = station.longitude
+        report.positionAge = 1
+        report.groundSpeedKnots = groundSpeed
+        return (interpreter, [.snapshot(AircraftSnapshot(now: 0, aircraft: [report]))])
+    }
+
+    static func texts(_ controller: KioskController) -> [String: String] {
+        var out: [String: String] = [:]
+        for item in controller.renderList where item.opacity > 0.5 {
+            if case let .text(t) = item.content { out[item.id.path] = t }
+        }
+        return out
+    }
+
+    @Test func keysAreDebouncedAndMapped() {
+        let c = KioskController(layout: Self.layout)
+        c.keyMap = [57: .toggle, 24: .overflight, 31: .standby, 16: .quit]
+        #expect(c.handle(.key(code: 57, from: "key"), at: 1).log == ["radar-kiosk: state OVERFLIGHT (key space)"])
+        #expect(c.state.mode == .overflight)
+        // A mashed key: presses inside the window change nothing.
+        for i in 1...5 { _ = c.handle(.key(code: 57, from: "key"), at: 1 + Double(i) * 0.03) }
+        #expect(c.state.mode == .overflight)
+        _ = c.handle(.key(code: 31, from: "key"), at: 1.3)
+        #expect(c.state.mode == .standby)
+        #expect(c.handle(.key(code: 99, from: "key"), at: 2) == KioskController.Response(), "an unmapped key does nothing")
+        #expect(c.handle(.key(code: 16, from: "key"), at: 3).quit, "q quits when run by hand")
+        c.keysMayQuit = false
+        #expect(!c.handle(.key(code: 16, from: "key"), at: 4).quit, "under systemd q does not stop a kiosk")
+    }
+
+    @Test func overheadWithNoAircraftKnownShowsNoInventedOne() {
+        let c = KioskController(layout: Self.layout)
+        let response = c.handle(.gpio(active: true, line: "OVERHEAD", initial: false), at: 1)
+        #expect(response.log == ["radar-kiosk: state OVERFLIGHT (GPIO OVERHEAD active)"])
+        #expect(c.state == KioskState(mode: .overflight))
+        for t in stride(from: 1.0, through: 4, by: 1.0 / 60) { _ = c.frameNeeded(at: t) }
+        let shown = Self.texts(c)
+        #expect(shown["card/callsign"] == "—" && shown["card/route"] == KioskScene.unknownAircraftLine, "\(shown)")
+        #expect(shown["card/row0/value"] == "—" && shown["card/row3/value"] == "—")
+        #expect(!shown.values.contains { $0.contains("BAW") || $0.contains("DLH") || $0.contains("EZY") }, "\(shown)")
+        _ = c.handle(.gpio(active: false, line: "OVERHEAD", initial: false), at: 6)
+        #expect(c.state == .standby)
+    }
+
+    @Test func overheadShowsTheFeedsNearestAircraftWhenThereIsOne() {
+        let c = KioskController(layout: Self.layout)
+        let (interpreter, events) = Self.feed(north: 8)   // outside the overhead radius, inside the dial
+        c.feed = interpreter
+        _ = c.handle(.feed(events), at: 1)
+        #expect(c.state.mode == .standby, "8 NM is not overhead")
+        c.keyMap = [24: .overflight]
+        _ = c.handle(.key(code: 24, from: "key"), at: 2)
+        #expect(c.state.mode == .overflight && c.state.aircraft?.callsign == "EZY81QK")
+    }
+
+    @Test func aFeedNumberThatIsNotFiniteNeverReachesTheCard() {
+        for speed in [Double.nan, .infinity, -.infinity, 1e300, -1e300, -0.0] {
+            let c = KioskController(layout: Self.layout)
+            let (interpreter, events) = Self.feed(groundSpeed: speed)
+            c.feed = interpreter
+            _ = c.handle(.feed(events), at: 1)
+            #expect(c.state.mode == .overflight)
+            let shown = c.state.aircraft?.groundSpeedKnots
+            #expect(shown == (speed == 0 ? 0 : nil), "\(speed) became \(String(describing: shown))")
+        }
+    }
+
+    @Test func aFeedThatFailsShowsStandbyWithANoteAndComesBack() {
+        let c = KioskController(layout: Self.layout)
+        let (interpreter, events) = Self.feed()
+        c.feed = interpreter
+        #expect(c.handle(.feed(events), at: 1).log == ["radar-kiosk: state OVERFLIGHT EZY81QK (feed test)"])
+        let failed = c.handle(.feed([.failed("test: gone")]), at: 2)
+        #expect(failed.log.first == "radar-kiosk: feed test: gone; showing STANDBY and retrying")
+        #expect(c.state.mode == .standby && c.state.note != nil)
+        _ = c.handle(.feed(events), at: 3)
+        #expect(c.state.mode == .overflight && c.state.note == nil)
+    }
+
+    @Test func commandsAreAnsweredOneLineEach() throws {
+        let c = KioskController(layout: Self.layout)
+        let set = c.handle(.commandLine(.text(#"{"cmd":"set","state":{"mode":"overflight","aircraft":{"callsign":"AFR12"}}}"#), client: .nobody), at: 1)
+        #expect(set.reply == KioskCommand.okReply && c.state.aircraft?.callsign == "AFR12")
+        let get = try #require(c.handle(.commandLine(.text(#"{"cmd":"get"}"#), client: .nobody), at: 1.1).reply)
+        #expect(get.contains(#""callsign":"AFR12""#) && get.contains(#""animating":true"#))
+        #expect(c.handle(.commandLine(.text("nonsense"), client: .nobody), at: 2).reply?.hasPrefix(#"{"error":"malformed JSON"#) == true)
+        #expect(c.handle(.commandLine(.tooLong(70_000), client: .nobody), at: 2).reply == KioskCommand.errorReply("command line too long (70000 bytes)"))
+        #expect(c.handle(.commandLine(.text(" \t"), client: .nobody), at: 2).reply == KioskCommand.errorReply("empty command line"))
+        let shot = c.handle(.commandLine(.text(#"{"cmd":"screenshot","path":"/tmp/x.png"}"#), client: .nobody), at: 2)
+        #expect(shot.screenshotPath == "/tmp/x.png" && shot.reply == nil, "the screenshot's reply comes after it is written")
+        #expect(c.state.aircraft?.callsign == "AFR12", "bad commands change nothing")
+    }
+
+    @Test func framesAreNeededWhileSomethingMovesAndOnceAfterARepaint() {
+        let c = KioskController(layout: Self.layout, initial: Demo.sampleOverflight)
+        #expect(c.frameNeeded(at: 0), "the first frame")
+        c.frameDrawn()
+        #expect(!c.frameNeeded(at: 0.1), "a settled overflight: the face is still, nothing to draw")
+        _ = c.handle(.display(.reacquired), at: 1)
+        #expect(c.frameNeeded(at: 1))
+        c.frameDrawn()
+        #expect(!c.frameNeeded(at: 1.1))
+        c.apply(.standby, at: 2)
+        #expect(c.frameNeeded(at: 2.1) && c.isSweeping)
+        for t in stride(from: 2.1, through: 6, by: 1.0 / 60) { _ = c.frameNeeded(at: t); c.frameDrawn() }
+        #expect(c.frameNeeded(at: 6), "standby keeps drawing: the sweep runs")
+    }
+
+    /// The sweep's clock is a timeline paused while the face is still. Across
+    /// a pause the bearing does not resume where it stopped: on resuming, the
+    /// timeline's date is the current time again (SwiftUI regenerates the
+    /// entries from now), so the angle jumps by the paused time; the jump
+    /// happens while the sweep's opacity is zero, so no frame shows it.
+    @Test func theSweepPausesWithTheStillFaceAndResumesOnTheClock() {
+        let c = KioskController(layout: Self.layout)
+        _ = c.frameNeeded(at: 1)
+        #expect(abs(c.sweepBearing - 90) < 0.5)
+        c.apply(Demo.sampleOverflight, at: 1)
+        for t in stride(from: 1.0, through: 4, by: 1.0 / 60) { _ = c.frameNeeded(at: t) }
+        #expect(!c.isSweeping)
+        let held = c.sweepBearing
+        _ = c.frameNeeded(at: 10)
+        #expect(c.sweepBearing == held, "paused: the date stays")
+        c.apply(.standby, at: 10)
+        _ = c.frameNeeded(at: 10)
+        #expect(abs(c.sweepBearing - (10 * 90).truncatingRemainder(dividingBy: 360)) < 0.5, "resumed on the clock's own time")
+        let dial = c.renderList.first { $0.id == KioskScene.dialID }.map { DialChannels($0.custom) }
+        #expect(dial?.stillness == 1, "at the moment it resumes the sweep is invisible")
+    }
+}

@@ -1,0 +1,64 @@
+import Testing
+import Display
+import Raster
+@testable import KioskApp
+@testable import KioskModel
+@testable import KioskRendering
+
+/// A display that fails after some frames, as a DRM device does when its
+/// driver goes away: the loop must end with the error (systemd restarts the
+/// kiosk), never carry on showing nothing.
+final class FailingPresenter: Presenter {
+    let width = 64, height = 48
+    let refreshRate = 240.0
+    let name = "failing"
+    let frame = PixelBuffer(width: 64, height: 48)
+    var presents = 0
+    let failAfter: Int
+    init(failAfter: Int) { self.failAfter = failAfter }
+    var isReadyToPresent: Bool { true }
+    var pacesWithTimer: Bool { true }
+    var eventDescriptor: Int32? { nil }
+    func handleEvents() {}
+    func present(damage: IntRect, at time: Double) throws -> Double {
+        presents += 1
+        if presents > failAfter { throw DisplayError("failing: page flip failed (No such device)") }
+        return time
+    }
+    func enableTerminalSwitching(signal: Int32) {}
+    func handleSwitchSignal() -> PresenterChange? { nil }
+    func reprobe() -> PresenterChange? { nil }
+    var pacingSummary: String { "" }
+    func restore() {}
+}
+
+@Suite struct EventLoopTests {
+    @Test func aPresenterFailingAfterStartEndsTheLoopWithItsError() throws {
+        let presenter = FailingPresenter(failAfter: 3)
+        let tick = FrameTick(controller: KioskController(layout: KioskLayout(width: 64, height: 48)),
+                             renderer: KioskRenderer(fonts: try FontSet()), presenter: presenter)
+        let loop = EventLoop(tick: tick, framePeriod: 1 / presenter.refreshRate)
+        #expect(throws: DisplayError.self) { try loop.run() }
+        #expect(presenter.presents == 4 && loop.framesPresented == 3)
+    }
+
+    @Test func aScriptedCommandIsDispatchedAtItsTime() throws {
+        let presenter = HeadlessDisplayForTests.make()
+        let controller = KioskController(layout: KioskLayout(width: 64, height: 48))
+        let loop = EventLoop(tick: FrameTick(controller: controller, renderer: KioskRenderer(fonts: try FontSet()), presenter: presenter),
+                             framePeriod: 1 / 240)
+        loop.add(ScriptSource([TimedCommand(at: 0.05, command: .set(Demo.sampleOverflight))]))
+        var seen: [(KioskEvent, Double)] = []
+        loop.dispatch = { event, time in
+            seen.append((event, time))
+            _ = controller.handle(event, at: time)
+            return false
+        }
+        try loop.run()
+        #expect(seen.count == 1 && seen[0].1 >= 0.05 && controller.state == Demo.sampleOverflight)
+    }
+}
+
+enum HeadlessDisplayForTests {
+    static func make() -> HeadlessDisplay { try! HeadlessDisplay(width: 64, height: 48, refreshRate: 240) }
+}
