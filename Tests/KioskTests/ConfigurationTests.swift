@@ -1,6 +1,7 @@
 import Testing
 import Display
 import Feed
+import SystemIO
 import Input
 @testable import KioskModel
 
@@ -150,6 +151,18 @@ import Input
             Issue.record("expected an error")
         } catch {
             #expect("\(error)" == "/nonexistent/radar-kiosk.conf: cannot open (No such file or directory)")
+        }
+    }
+}
+
+/// The README's table of keys is the configuration's own table.
+@Suite struct ConfigurationDocumentationTests {
+    @Test func theReadmeListsEveryKeyWithItsFormAndDefault() throws {
+        let root = #filePath.split(separator: "/", omittingEmptySubsequences: false).prefix { $0 != "Tests" }.joined(separator: "/")
+        let readme = try FileContents.text(root + "/README.md")
+        for key in ConfigurationKey.all {
+            let row = "| `\(key.name)` | `\(key.value.split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|"))` | \(key.defaultValue) | \(key.help) |"
+            #expect(readme.contains(row), "README row for \(key.name): \(row)")
         }
     }
 }
