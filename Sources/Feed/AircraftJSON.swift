@@ -22,7 +22,7 @@ public enum AircraftJSON {
         guard let list = (isV2 ? top["ac"] : top["aircraft"])?.arrayValue else {
             throw Failure(description: "no \"aircraft\" array")
         }
-        guard var now = top["now"]?.doubleValue, now.isFinite else { throw Failure(description: "no \"now\" time") }
+        guard var now = top["now"]?.doubleValue, now.isFinite, now >= 0, now < 1e14 else { throw Failure(description: "no \"now\" time") }
         if isV2 || now > 1e11 { now /= 1000 }
         var aircraft: [AircraftReport] = []
         aircraft.reserveCapacity(list.count)
@@ -34,36 +34,30 @@ public enum AircraftJSON {
 
     /// One entry; nil when it has no address (an empty object, say).
     static func report(_ entry: JSONValue) -> AircraftReport? {
-        guard let o = entry.objectValue, let hex = o["hex"]?.stringValue?.trimmed(), !hex.isEmpty else { return nil }
-        var r = AircraftReport(hex: hex.lowercased())
-        func number(_ key: String) -> Double? {
-            guard let n = o[key]?.doubleValue, n.isFinite else { return nil }
-            return n
-        }
-        r.callsign = o["flight"]?.stringValue?.trimmed().nonEmpty
-        r.registration = o["r"]?.stringValue?.trimmed().nonEmpty
-        r.typeCode = o["t"]?.stringValue?.trimmed().nonEmpty
-        r.category = o["category"]?.stringValue
+        guard let o = entry.objectValue, let hex = o["hex"]?.stringValue?.trimmed().lowercased(),
+              (6...7).contains(hex.count), hex.allSatisfy({ $0.isHexDigit || $0 == "~" }) else { return nil }
+        var r = AircraftReport(hex: hex)
+        func number(_ key: String, _ range: ClosedRange<Double>) -> Double? { Plausible.number(o[key]?.doubleValue, in: range) }
+        r.callsign = Plausible.identifier(o["flight"]?.stringValue, length: 8)
+        r.registration = Plausible.identifier(o["r"]?.stringValue)
+        r.typeCode = Plausible.identifier(o["t"]?.stringValue, length: 4)
+        r.category = Plausible.identifier(o["category"]?.stringValue, length: 2)
         // alt_baro is a number or "ground"; older forks say "altitude".
         let altitude = o["alt_baro"] ?? o["altitude"]
         if altitude?.stringValue == "ground" {
             r.onGround = true
-        } else if let feet = altitude?.doubleValue, feet.isFinite, abs(feet) < 200_000 {
-            r.altitudeFeet = Int(feet.rounded())
+        } else {
+            r.altitudeFeet = Plausible.altitude(altitude?.doubleValue)
         }
-        r.groundSpeedKnots = number("gs") ?? number("speed")
-        r.trackDegrees = number("track") ?? number("calc_track")
-        if let lat = number("lat"), let lon = number("lon"), abs(lat) <= 90, abs(lon) <= 180 {
+        r.groundSpeedKnots = number("gs", Plausible.groundSpeedKnots) ?? number("speed", Plausible.groundSpeedKnots)
+        r.trackDegrees = number("track", Plausible.trackDegrees) ?? number("calc_track", Plausible.trackDegrees)
+        if let lat = number("lat", -90...90), let lon = number("lon", -180...180) {
             r.latitude = lat
             r.longitude = lon
-            r.positionAge = number("seen_pos") ?? 0
+            r.positionAge = number("seen_pos", Plausible.ageSeconds) ?? 0
         }
-        r.age = number("seen")
-        r.squawk = o["squawk"]?.stringValue
+        r.age = number("seen", Plausible.ageSeconds)
+        r.squawk = Plausible.squawk(o["squawk"]?.stringValue)
         return r
     }
-}
-
-extension String {
-    var nonEmpty: String? { isEmpty ? nil : self }
 }

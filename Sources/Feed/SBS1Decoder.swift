@@ -8,6 +8,10 @@ public struct SBS1Decoder {
     private var aircraft: [String: (report: AircraftReport, lastMessage: Double, lastPosition: Double?)] = [:]
     /// Aircraft silent for this long are dropped.
     public var expiry: Double = 300
+    /// At most this many aircraft are kept (a receiver hears a few hundred);
+    /// past it the ones heard from longest ago go, so a flood of made-up
+    /// addresses cannot grow the table without bound.
+    public var capacity = 4096
     public private(set) var linesAccepted = 0
     public private(set) var linesRejected = 0
 
@@ -32,27 +36,35 @@ public struct SBS1Decoder {
             let f = fields[i].trimmed()
             return f.isEmpty ? nil : f
         }
+        if aircraft[hex] == nil && aircraft.count >= capacity { forgetOldest() }
         var entry = aircraft[hex] ?? (AircraftReport(hex: hex), time, nil)
-        if let callsign = field(10) {
-            let trimmed = String(callsign)
-            // "XXX" placeholders in some early writers are not callsigns.
-            if trimmed != "XXX" { entry.report.callsign = trimmed }
-        }
-        if let alt = field(11).flatMap({ Double($0) }), abs(alt) < 200_000 { entry.report.altitudeFeet = Int(alt) }
-        if let gs = field(12).flatMap({ Double($0) }) { entry.report.groundSpeedKnots = gs }
-        if let track = field(13).flatMap({ Double($0) }) { entry.report.trackDegrees = track }
-        if let lat = field(14).flatMap({ Double($0) }), let lon = field(15).flatMap({ Double($0) }), abs(lat) <= 90, abs(lon) <= 180 {
+        // "XXX" placeholders in some early writers are not callsigns.
+        if let callsign = Plausible.identifier(field(10), length: 8), callsign != "XXX" { entry.report.callsign = callsign }
+        func number(_ i: Int, _ range: ClosedRange<Double>) -> Double? { Plausible.number(field(i).flatMap(PlainNumber.parse), in: range) }
+        if let feet = Plausible.altitude(field(11).flatMap(PlainNumber.parse)) { entry.report.altitudeFeet = feet }
+        if let gs = number(12, Plausible.groundSpeedKnots) { entry.report.groundSpeedKnots = gs }
+        if let track = number(13, Plausible.trackDegrees) { entry.report.trackDegrees = track }
+        if let lat = number(14, -90...90), let lon = number(15, -180...180) {
             entry.report.latitude = lat
             entry.report.longitude = lon
             entry.lastPosition = time
         }
-        if let squawk = field(17) { entry.report.squawk = String(squawk) }
+        if let squawk = Plausible.squawk(field(17)) { entry.report.squawk = squawk }
         if let ground = field(21) { entry.report.onGround = ground == "-1" || ground == "1" }
         entry.lastMessage = time
         aircraft[hex] = entry
         linesAccepted += 1
         return true
     }
+
+    /// Drops the tenth of the table heard from longest ago.
+    private mutating func forgetOldest() {
+        let cut = aircraft.values.map(\.lastMessage).sorted()[max(aircraft.count / 10, 1) - 1]
+        aircraft = aircraft.filter { $0.value.lastMessage > cut }
+    }
+
+    /// How many aircraft the table holds.
+    public var count: Int { aircraft.count }
 
     /// The aircraft as a snapshot at `time`, ages filled in; stale ones dropped.
     public mutating func snapshot(at time: Double) -> AircraftSnapshot {

@@ -1,6 +1,7 @@
 import Display
 import Feed
 import Input
+import JSON
 
 /// One key of the configuration file: its name, the `run` flag that
 /// overrides it, the form of its value, its default and meaning, and how its
@@ -163,20 +164,8 @@ public struct ConfigurationKey: Sendable {
         return PixelSize(width: w, height: h)
     }
 
-    /// A plain decimal: an optional minus, digits, an optional fraction. No
-    /// hex, exponents, signs elsewhere, `nan` or `inf`, which Swift's
-    /// `Double(_:)` would take.
-    static func decimal<S: StringProtocol>(_ text: S) -> Double? {
-        var digits = 0, dots = 0
-        for (i, c) in text.enumerated() {
-            if c == "-" && i == 0 { continue }
-            if c == "." { dots += 1; continue }
-            guard c.isASCII, c.isNumber else { return nil }
-            digits += 1
-        }
-        guard digits > 0, dots <= 1, digits <= 15, let v = Double(String(text)), v.isFinite else { return nil }
-        return v
-    }
+    /// A plain decimal (no hex, exponents, `nan` or `inf`).
+    static func decimal<S: StringProtocol>(_ text: S) -> Double? { PlainNumber.parse(text) }
 }
 
 extension Double {

@@ -20,10 +20,9 @@ import time
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-MODULES = ["drm", "drm_kms_helper", "ttm", "drm_ttm_helper", "drm_vram_helper", "bochs", "evdev", "configfs", "gpio-sim",
-           "usb-common", "usbcore", "xhci-hcd", "xhci-pci", "hid", "usbhid", "hid-generic",
-           # Loaded by the tests that need them: a 16-bit display, and a driver with vblank.
-           "drm_shmem_helper", "cirrus", "vkms"]
+# The VM's modules: one list for assets.sh, this harness and init.sh.
+MODULE_LIST = os.path.join(HERE, "modules.txt")
+MODULES = [line.split()[0] for line in open(MODULE_LIST) if line.strip() and not line.startswith("#")]
 
 
 # ---------------------------------------------------------------- images
@@ -219,6 +218,7 @@ def build_initramfs(assets, kiosk, fonts, out):
                 dest = os.path.join(root, path.lstrip("/"))
                 os.makedirs(os.path.dirname(dest), exist_ok=True)
                 shutil.copy(os.path.realpath(path), dest)
+        shutil.copy(MODULE_LIST, os.path.join(root, "etc", "vm-modules.txt"))
         for state, name in STATES.items():
             open(os.path.join(root, "etc", name), "w").write(state + "\n")
         with open(out, "wb") as f:

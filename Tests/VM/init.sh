@@ -8,13 +8,14 @@ mount -t devtmpfs dev /dev
 mkdir -p /tmp /run /sys/kernel/config
 mount -t tmpfs tmp /tmp
 exec </dev/console >/dev/console 2>&1
-for m in drm drm_kms_helper ttm drm_ttm_helper drm_vram_helper bochs evdev configfs \
-         usb-common usbcore xhci-hcd xhci-pci hid usbhid hid-generic; do
+for m in $(awk '!/^#/ && $2 == "boot" {print $1}' /etc/vm-modules.txt); do
     insmod /modules/$m.ko || echo "init: insmod $m failed"
 done
 mount -t configfs none /sys/kernel/config 2>/dev/null
 # A simulated GPIO chip: 8 lines, line 3 named OVERHEAD (driven from the host).
-insmod /modules/gpio-sim.ko || echo "init: insmod gpio-sim failed"
+for m in $(awk '!/^#/ && $2 == "gpio" {print $1}' /etc/vm-modules.txt); do
+    insmod /modules/$m.ko || echo "init: insmod $m failed"
+done
 c=/sys/kernel/config/gpio-sim/kiosk
 mkdir -p $c/bank0/line3
 echo 8 > $c/bank0/num_lines
