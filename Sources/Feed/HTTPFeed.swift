@@ -4,8 +4,11 @@ import Glibc
 import SystemIO
 
 /// aircraft.json over HTTP (tar1090's .../data/aircraft.json, SkyAware's
-/// /skyaware/data/aircraft.json), fetched every `interval` seconds with a
-/// non-blocking HTTP/1.0 request, so a slow receiver never holds up a frame.
+/// /skyaware/data/aircraft.json), fetched every `interval` seconds with an
+/// HTTP/1.0 request. Nothing of it blocks the loop: the name is looked up and
+/// the connection made by `TCPConnection`, the answer read without waiting
+/// (at most `readBudget` bytes a turn, `maximumAnswer` in all, `timeout`
+/// for the whole exchange), and the body parsed on a thread of its own.
 public final class HTTPFeed: FeedSource {
     public let url: String
     public let host: String
@@ -14,101 +17,166 @@ public final class HTTPFeed: FeedSource {
     public var name: String { url }
     public var interval = 1.0
     public var timeout = 5.0
+    public var readBudget = 1 << 20
+    public var maximumAnswer = 32 << 20
+    private let connector: TCPConnection
+    private var stage = Stage.idle
     private var connection: FileDescriptor?
-    public private(set) var nextWake: Double? = 0
-    private var started = 0.0
+    private var startedAt = 0.0
+    private var retryAt = 0.0
     private var request: [UInt8] = []
     private var sent = 0
     private var response: [UInt8] = []
+    private let parsing = BackgroundWork<Result<AircraftSnapshot, FeedError>>()
     private var failures = FailureReport()
+
+    private enum Stage { case idle, connecting, exchanging, parsing }
 
     public init(host: String, port: UInt16, path: String) {
         self.host = host
         self.port = port
         self.path = path
         url = FeedSpec.http(host: host, port: port, path: path).description
+        connector = TCPConnection(host: host, port: port)
+        connector.connectTimeout = timeout
     }
 
     public func forEachDescriptor(_ body: (Int32) -> Void) {
-        if let connection { body(connection.rawValue) }
+        switch stage {
+        case .idle: break
+        case .connecting: if let fd = connector.descriptor { body(fd) }
+        case .exchanging: if let connection { body(connection.rawValue) }
+        case .parsing: body(parsing.descriptor)
+        }
+    }
+
+    public var nextWake: Double? {
+        switch stage {
+        case .idle: return retryAt
+        case .connecting: return connector.nextWake
+        case .exchanging: return sent < request.count ? startedAt + 0.05 : startedAt + timeout
+        case .parsing: return startedAt + timeout + 10
+        }
     }
 
     public func service(now: Double) -> [FeedEvent] {
-        guard let connection else {
-            guard let wake = nextWake, now >= wake else { return [] }
-            return begin(now)
+        switch stage {
+        case .idle:
+            guard now >= retryAt else { return [] }
+            startedAt = now
+            stage = .connecting
+            return connected(connector.begin(at: now), now: now)
+        case .connecting:
+            return connected(connector.step(at: now), now: now)
+        case .exchanging:
+            return exchange(now)
+        case .parsing:
+            if let result = parsing.take() {
+                stage = .idle
+                retryAt = startedAt + interval
+                switch result {
+                case let .success(snapshot):
+                    failures.clear()
+                    return [.snapshot(snapshot)]
+                case let .failure(error):
+                    return fail(now, error.description)
+                }
+            }
+            if now - startedAt > timeout + 10 {
+                parsing.abandon()
+                return fail(now, "\(url): not parsed within \(Int(timeout + 10)) s")
+            }
+            return []
         }
-        if now - started > timeout { return fail(now, "\(url): no answer within \(Int(timeout)) s") }
+    }
+
+    private func connected(_ progress: TCPConnection.Progress, now: Double) -> [FeedEvent] {
+        switch progress {
+        case .waiting: return []
+        case let .failed(message): return fail(now, "\(url): \(message)")
+        case let .connected(socket):
+            connection = socket
+            stage = .exchanging
+            let authority = host.contains(":") ? "[\(host)]" : host
+            request = Array("GET \(path) HTTP/1.0\r\nHost: \(authority)\r\nUser-Agent: radar-kiosk\r\nAccept: application/json\r\n\r\n".utf8)
+            sent = 0
+            response.removeAll(keepingCapacity: true)
+            return exchange(now)
+        }
+    }
+
+    private func exchange(_ now: Double) -> [FeedEvent] {
+        guard let connection else { return fail(now, "\(url): no connection") }
+        if now - startedAt > timeout { return fail(now, "\(url): no answer within \(Int(timeout)) s") }
         if sent < request.count {
-            if let error = TCPConnection.pendingError(of: connection) { return fail(now, "\(url): \(error.reason)") }
             switch request.withUnsafeBytes({ connection.write(UnsafeRawBufferPointer(rebasing: $0[sent...])) }) {
             case let .bytes(n): sent += n
             case .wouldBlock, .end: break
-            case let .failed(e) where e.code == ENOTCONN || e.code == EINPROGRESS: break
             case let .failed(e): return fail(now, "\(url): \(e.reason)")
             }
-            nextWake = now + 0.05
             if sent < request.count { return [] }
         }
         var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
+        var taken = 0
+        while taken < readBudget {
             switch buffer.withUnsafeMutableBytes({ connection.read(into: $0) }) {
             case let .bytes(n):
+                taken += n
                 response.append(contentsOf: buffer[0..<n])
-                if response.count > 32 << 20 { return fail(now, "\(url): answer larger than 32 MiB") }
+                if response.count > maximumAnswer { return fail(now, "\(url): answer larger than \(maximumAnswer >> 20) MiB") }
             case .end:
-                return finish(now)
+                return answered(now)
             case .wouldBlock:
-                nextWake = now + 0.05
                 return []
             case let .failed(e):
                 return fail(now, "\(url): \(e.reason)")
             }
         }
-    }
-
-    private func begin(_ now: Double) -> [FeedEvent] {
-        do { connection = try TCPConnection.start(host: host, port: port) } catch {
-            return fail(now, "\(url): \(error)")
-        }
-        started = now
-        request = Array("GET \(path) HTTP/1.0\r\nHost: \(host.contains(":") ? "[\(host)]" : host)\r\nUser-Agent: radar-kiosk\r\nAccept: application/json\r\n\r\n".utf8)
-        sent = 0
-        response.removeAll(keepingCapacity: true)
-        nextWake = now + 0.05
         return []
     }
 
-    private func finish(_ now: Double) -> [FeedEvent] {
-        connection = nil
-        nextWake = now + interval
-        guard let headerEnd = find([13, 10, 13, 10], in: response) else { return fail(now, "\(url): not an HTTP answer") }
-        let head = String(decoding: response[0..<headerEnd], as: UTF8.self)
-        let status = head.split(separator: " ", maxSplits: 2)
-        guard status.count >= 2, status[0].hasPrefix("HTTP/") else { return fail(now, "\(url): not an HTTP answer") }
-        guard status[1] == "200" else {
-            return fail(now, "\(url): HTTP \(status.dropFirst().joined(separator: " ").split(separator: "\r").first ?? "")")
+    /// The whole answer is in: check the status line, parse the body off the loop.
+    private func answered(_ now: Double) -> [FeedEvent] {
+        self.connection = nil
+        guard let (status, bodyStart) = Self.statusAndBody(response) else { return fail(now, "\(url): not an HTTP answer") }
+        guard status == 200 else { return fail(now, "\(url): HTTP \(status)") }
+        let body = Array(response[bodyStart...])
+        // One big answer must not keep its buffer for ever.
+        if response.capacity > 1 << 20 { response = [] } else { response.removeAll(keepingCapacity: true) }
+        let url = self.url
+        stage = .parsing
+        parsing.start(at: now) {
+            do { return .success(try AircraftJSON.parse(body)) } catch { return .failure(FeedError("\(url): \(error)")) }
         }
-        do {
-            let snapshot = try AircraftJSON.parse(Array(response[(headerEnd + 4)...]))
-            failures.clear()
-            return [.snapshot(snapshot)]
-        } catch {
-            return fail(now, "\(url): \(error)")
-        }
+        return []
     }
 
-    private func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        for i in 0...(haystack.count - needle.count) where haystack[i] == needle[0] && Array(haystack[i..<(i + needle.count)]) == needle {
-            return i
+    /// The status code and where the body starts: `HTTP/1.x NNN[ reason]`,
+    /// then headers, then an empty line. Nothing of the server's text is kept.
+    static func statusAndBody(_ bytes: [UInt8]) -> (status: Int, bodyStart: Int)? {
+        guard bytes.starts(with: Array("HTTP/1.".utf8)), bytes.count >= 12 else { return nil }
+        let digits = bytes[9..<12]
+        guard digits.allSatisfy({ (48...57).contains($0) }), bytes.count == 12 || bytes[12] == 32 || bytes[12] == 13 || bytes[12] == 10 else {
+            return nil
         }
-        return nil
+        let status = digits.reduce(0) { $0 * 10 + Int($1 - 48) }
+        // The end of the headers: CR LF CR LF (or a bare LF LF from a sloppy server).
+        var i = 12
+        while i < bytes.count {
+            if bytes[i] == 10 {
+                if i + 1 < bytes.count && bytes[i + 1] == 10 { return (status, i + 2) }
+                if i + 2 < bytes.count && bytes[i + 1] == 13 && bytes[i + 2] == 10 { return (status, i + 3) }
+            }
+            i += 1
+        }
+        return status == 200 ? nil : (status, bytes.count)
     }
 
     private func fail(_ now: Double, _ message: String) -> [FeedEvent] {
         connection = nil
-        nextWake = now + max(interval, 2)
+        stage = .idle
+        retryAt = now + max(interval, 2)
+        if response.capacity > 1 << 20 { response = [] }
         return failures.isNew(message) ? [.failed(message)] : []
     }
 }

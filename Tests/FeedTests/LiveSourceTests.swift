@@ -146,7 +146,7 @@ enum Descriptor {
         #expect(events.contains { if case let .snapshot(s) = $0 { return s.aircraft.count == 170 } else { return false } })
         events.removeAll()
         _ = serve("HTTP/1.0 404 Not Found\r\n\r\nnope")
-        #expect(events.contains(.failed("http://127.0.0.1:\(server.port)/tar1090/data/aircraft.json: HTTP 404 Not Found")))
+        #expect(events.contains(.failed("http://127.0.0.1:\(server.port)/tar1090/data/aircraft.json: HTTP 404")))
         // The server goes away, then comes back on the same port.
         close(server.fd)
         events.removeAll()

@@ -13,6 +13,7 @@
 #include <linux/input.h>
 #include <linux/gpio.h>
 #include <linux/netlink.h>
+#include <sys/eventfd.h>
 
 static inline int radar_ioctl_int(int fd, unsigned long request, unsigned long argument) {
     return ioctl(fd, request, argument);
@@ -40,6 +41,11 @@ static const unsigned long radar_gpio_get_chipinfo = GPIO_GET_CHIPINFO_IOCTL;
 static const unsigned long radar_gpio_v2_get_lineinfo = GPIO_V2_GET_LINEINFO_IOCTL;
 static const unsigned long radar_gpio_v2_get_line = GPIO_V2_GET_LINE_IOCTL;
 static const unsigned long radar_gpio_v2_line_get_values = GPIO_V2_LINE_GET_VALUES_IOCTL;
+
+/// A non-blocking, close-on-exec eventfd (a counter other threads can wake the loop with).
+static inline int radar_eventfd(void) {
+    return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+}
 
 /// Blocks `signal` for normal delivery and returns a descriptor that reads it.
 static inline int radar_signalfd(const int *signals, int count) {
