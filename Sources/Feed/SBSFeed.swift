@@ -53,6 +53,7 @@ public final class SBSFeed: FeedSource {
             case let .failed(message): return fail(now, "\(name): \(message)")
             case let .connected(socket):
                 connection = socket
+                reader = LineReader(maximumLineLength: 4096)
                 connecting = false
                 backoff = 1
                 failures.clear()

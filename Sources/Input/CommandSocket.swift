@@ -4,14 +4,19 @@ import Glibc
 import SystemIO
 
 /// A unix stream socket that takes command lines from local programs and
-/// answers each with one line. Bounded: at most `maximumClients` connections
+/// answers each with one line. Bounded: at most `maximumClients` connections,
+/// `linesPerTurn` lines read from each client per loop turn (the rest waits),
 /// and `maximumQueue` waiting commands; past that a command is refused at once
-/// with `busyReply`, so a flood never blocks the render loop.
+/// with `busyReply`, so a flood never blocks the render loop. A client idle
+/// for `idleTimeout` seconds is closed, so idle connections cannot lock
+/// everyone out; a client that does not read its replies is dropped.
 public final class CommandSocket {
     public let path: String
     private let listener: FileDescriptor
     public var maximumClients = 16
     public var maximumQueue = 64
+    public var linesPerTurn = 16
+    public var idleTimeout = 30.0
     /// The reply to a command that cannot be queued.
     public var busyReply = #"{"ok":false,"error":"busy: too many commands waiting"}"#
 
@@ -21,9 +26,11 @@ public final class CommandSocket {
         /// A number that names this connection while it lasts.
         public let id: Int
         var reader = LineReader(maximumLineLength: 65_536)
-        init(_ connection: FileDescriptor, id: Int) {
+        var lastHeard: Double
+        init(_ connection: FileDescriptor, id: Int, at time: Double) {
             self.connection = connection
             self.id = id
+            lastHeard = time
         }
     }
     private var nextClientID = 1
@@ -32,29 +39,72 @@ public final class CommandSocket {
     /// Commands waiting to be handled: the client and the line.
     public private(set) var queue: [(client: Client, line: LineReader.Line)] = []
 
-    /// Creates the socket at `path` (replacing a stale one) with mode 0660.
+    /// The socket file this process made (device and inode), removed on exit only if still there.
+    private var madeFile: (device: UInt64, inode: UInt64)?
+
+    /// Creates the socket at `path` with mode 0660. A stale socket left by a
+    /// kiosk that died is replaced; a live one (another kiosk serving it) or
+    /// anything that is not a socket is left alone, with an error.
     public init(path: String) throws {
         guard path.utf8.count < 108 else { throw InputError("\(path): a unix socket path must be under 108 bytes") }
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFSOCK else { throw InputError("\(path): exists and is not a socket; not replacing it") }
+            if let probe = try? Self.connect(path) {
+                _ = probe
+                throw InputError("\(path): another program is serving this socket (a second kiosk?)")
+            }
+            unlink(path)
+        }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw InputError("cannot create a unix socket: \(SystemError.lastReason)") }
         let listener = FileDescriptor(owning: fd)
-        unlink(path)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, b) in path.utf8.enumerated() { raw[i] = b }
-        }
+        var address = Self.address(path)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard bound == 0, chmod(path, 0o660) == 0, listen(fd, 16) == 0 else {
             throw InputError("\(path): cannot listen (\(SystemError.lastReason))")
         }
+        if stat(path, &info) == 0 { madeFile = (UInt64(info.st_dev), UInt64(info.st_ino)) }
         self.path = path
         self.listener = listener
     }
 
-    deinit { unlink(path) }
+    deinit {
+        var info = stat()
+        if let madeFile, stat(path, &info) == 0, UInt64(info.st_dev) == madeFile.device, UInt64(info.st_ino) == madeFile.inode {
+            unlink(path)
+        }
+    }
+
+    static func address(_ path: String) -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in path.utf8.enumerated() { raw[i] = b }
+        }
+        return address
+    }
+
+    /// A blocking client connection to the socket at `path` (to tell a live socket from a stale one).
+    static func connect(_ path: String) throws -> FileDescriptor {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw SystemError.last("socket") }
+        let client = FileDescriptor(owning: fd)
+        var address = address(path)
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard status == 0 else { throw SystemError.last("connect", path) }
+        return client
+    }
+
+    /// Whether a client has lines read but not yet handed out: service again without waiting.
+    public var hasPendingLines: Bool { clients.contains { $0.reader.hasPendingLines } }
+
+    /// When the first idle client times out.
+    public var nextIdleTimeout: Double? { clients.map(\.lastHeard).min().map { $0 + idleTimeout } }
 
     /// Every descriptor to poll: the listener, then the clients.
     public func forEachDescriptor(_ body: (Int32) -> Void) {
@@ -63,8 +113,8 @@ public final class CommandSocket {
     }
 
     /// Accepts new clients and reads their lines into the queue. Call when any
-    /// descriptor is readable.
-    public func service() {
+    /// descriptor is readable, a client has pending lines, or one may have timed out.
+    public func service(now: Double) {
         while true {
             let fd = accept(listener.rawValue, nil, nil)
             if fd < 0 { break }
@@ -75,13 +125,14 @@ public final class CommandSocket {
                 try? client.writeAll(busyReply + "\n")
                 continue
             }
-            clients.append(Client(client, id: nextClientID))
+            clients.append(Client(client, id: nextClientID, at: now))
             nextClientID += 1
         }
         var i = 0
         while i < clients.count {
             let client = clients[i]
-            let (lines, closed) = client.reader.read(from: client.connection)
+            let (lines, closed) = client.reader.read(from: client.connection, budget: 16 << 10, maxLines: linesPerTurn)
+            if !lines.isEmpty { client.lastHeard = now }
             for line in lines {
                 if queue.count >= maximumQueue {
                     try? client.connection.writeAll(busyReply + "\n")
@@ -89,7 +140,7 @@ public final class CommandSocket {
                     queue.append((client, line))
                 }
             }
-            if closed {
+            if closed || now - client.lastHeard > idleTimeout {
                 clients.remove(at: i)
             } else {
                 i += 1

@@ -21,7 +21,7 @@ final class KioskService {
     /// Opens a DRM display if one can be had now: set while running headless for want of one.
     var takeDisplay: (() -> Presenter?)?
     var socket: SocketSource?
-    private let output = FileDescriptor(borrowing: 1)
+    private let output = StandardOutputReplies()
     private var lastStatus = ""
 
     init(tick: FrameTick, configuration: KioskConfiguration, notifier: ServiceNotifier) {
@@ -60,7 +60,7 @@ final class KioskService {
         loop.tick.complete(response) { answer in
             switch event {
             case let .commandLine(_, client: .socket(id)): socket?.socket.reply(to: id, answer)
-            case .commandLine(_, client: .standardInput): try? output.writeAll(answer + "\n")
+            case .commandLine(_, client: .standardInput): output.send(answer)
             case .scripted where answer != KioskCommand.okReply: Log.line("radar-kiosk: autoplay: \(answer)")
             default: break
             }

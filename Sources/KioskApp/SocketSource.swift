@@ -9,10 +9,11 @@ final class SocketSource: EventSource {
     init(_ socket: CommandSocket) { self.socket = socket }
 
     func forEachDescriptor(_ body: (Int32) -> Void) { socket.forEachDescriptor(body) }
-    var nextWake: Double? { nil }
+    /// At once while lines wait to be handed out, else when an idle client times out.
+    var nextWake: Double? { socket.hasPendingLines ? 0 : socket.nextIdleTimeout }
 
     func service(now: Double) -> [KioskEvent] {
-        socket.service()
+        socket.service(now: now)
         return socket.takeQueue().map { .commandLine($0.line, client: .socket($0.client.id)) }
     }
 }

@@ -10,11 +10,12 @@ final class StandardInputSource: EventSource {
     init() { input.setNonBlocking() }
 
     func forEachDescriptor(_ body: (Int32) -> Void) { if open { body(0) } }
-    var nextWake: Double? { nil }
+    /// At once while lines read wait to be handed out.
+    var nextWake: Double? { reader.hasPendingLines ? 0 : nil }
 
     func service(now: Double) -> [KioskEvent] {
         guard open else { return [] }
-        let (lines, closed) = reader.read(from: input, budget: 64 << 10)
+        let (lines, closed) = reader.read(from: input, budget: 16 << 10, maxLines: 16)
         if closed { open = false }
         return lines.map { .commandLine($0, client: .standardInput) }
     }

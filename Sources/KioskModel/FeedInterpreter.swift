@@ -1,9 +1,12 @@
 import Feed
 
 /// Turns a live source's events into kiosk states: the overhead choice
-/// becomes OVERFLIGHT with its card; none becomes STANDBY; a source that went
-/// away becomes STANDBY with a small note while it retries. It reads no
-/// descriptor itself: the app's feed source hands it the events.
+/// becomes OVERFLIGHT with its card; none becomes STANDBY. A failed read or a
+/// torn file keeps the last good picture; only when the data is really stale
+/// (no good snapshot for `staleAfter` seconds, or the receiver's own clock
+/// in its snapshots standing still that long) does it become STANDBY with a
+/// small note while the source retries. It reads no descriptor itself: the
+/// app's feed source hands it the events.
 public final class FeedInterpreter {
     public var selector: OverheadSelector
     /// Callsign → route, from an optional local file.
@@ -12,19 +15,46 @@ public final class FeedInterpreter {
     public let sourceName: String
     public private(set) var note: String?
     private var lastSnapshot: AircraftSnapshot?
+    /// How long the last good picture stands when the feed fails or freezes.
+    public var staleAfter = 15.0
+    /// When a snapshot last brought news (its receiver time moved on).
+    private var lastNews: Double?
+    /// The failure being held, until the data goes stale.
+    private var heldFailure: String?
+
+    /// The note shown while the receiver is unavailable.
+    public static let unavailableNote = "Receiver unavailable — retrying"
 
     public init(sourceName: String, selector: OverheadSelector) {
         self.sourceName = sourceName
         self.selector = selector
     }
 
-    /// When the state must be worked out again though no snapshot came (a hold running out).
-    public var deadline: Double? { note == nil ? selector.holdExpires : nil }
+    /// When the state must be worked out again though nothing came: a hold
+    /// running out, or the last good data going stale.
+    public var deadline: Double? {
+        guard note == nil else { return nil }
+        let stale = lastNews.map { $0 + staleAfter }
+        switch (selector.holdExpires, stale) {
+        case let (a?, b?): return min(a, b)
+        case let (a, b): return a ?? b
+        }
+    }
 
-    /// Re-applies the last snapshot at `now` (a hold may have run out).
+    /// Works the state out again at `now` (a hold may have run out, the data gone stale).
     public func reevaluate(now: Double, log: (String) -> Void) -> KioskState? {
-        guard let snapshot = lastSnapshot, note == nil else { return nil }
-        return state(after: [.snapshot(snapshot)], now: now, log: log)
+        guard note == nil else { return nil }
+        if let news = lastNews, now - news >= staleAfter { return unavailable(heldFailure ?? "\(sourceName): no new data for \(Int(staleAfter)) s", log: log) }
+        guard let snapshot = lastSnapshot else { return nil }
+        if let choice = selector.update(snapshot, at: now) { return KioskState(mode: .overflight, aircraft: Self.aircraft(choice, routes: routes)) }
+        return .standby
+    }
+
+    private func unavailable(_ message: String, log: (String) -> Void) -> KioskState {
+        log("radar-kiosk: feed \(message); showing STANDBY and retrying")
+        note = Self.unavailableNote
+        heldFailure = nil
+        return KioskState(mode: .standby, note: note)
     }
 
     /// The state after `events`, or nil when they change nothing for the kiosk.
@@ -33,13 +63,28 @@ public final class FeedInterpreter {
         for event in events {
             switch event {
             case let .failed(message):
-                log("radar-kiosk: feed \(message); showing STANDBY and retrying")
-                note = "Receiver unavailable — retrying"
-                result = KioskState(mode: .standby, note: note)
+                if let news = lastNews, note == nil, now - news < staleAfter {
+                    // One bad read: the last good picture stands until the data is stale.
+                    log("radar-kiosk: feed \(message); keeping the last picture for up to \(Int(staleAfter)) s")
+                    heldFailure = message
+                } else if note == nil {
+                    result = unavailable(message, log: log)
+                } else {
+                    log("radar-kiosk: feed \(message); still retrying")
+                }
             case let .snapshot(snapshot):
+                // A receiver whose snapshots stop moving on (readsb stopped, its file
+                // left behind) is not news: ages that never grow would show the last
+                // aircraft for ever.
+                if snapshot.now != lastSnapshot?.now || lastNews == nil { lastNews = now }
                 lastSnapshot = snapshot
-                if note != nil { log("radar-kiosk: feed \(sourceName) is back") }
+                if let news = lastNews, now - news >= staleAfter {
+                    if note == nil { result = unavailable("\(sourceName): the receiver's data stopped changing", log: log) }
+                    continue
+                }
+                if note != nil || heldFailure != nil { log("radar-kiosk: feed \(sourceName) is back") }
                 note = nil
+                heldFailure = nil
                 if let choice = selector.update(snapshot, at: now) {
                     result = KioskState(mode: .overflight, aircraft: Self.aircraft(choice, routes: routes))
                 } else {

@@ -46,26 +46,45 @@ public struct LineReader {
         return .text(String(decoding: pending, as: UTF8.self))
     }
 
-    /// Reads what is available on a non-blocking descriptor, at most
-    /// `budget` bytes this call. Returns the lines, and whether the other end
-    /// closed (its unfinished last line is then among the lines).
-    public mutating func read(from descriptor: FileDescriptor, budget: Int = 65_536) -> (lines: [Line], closed: Bool) {
-        var buffer = [UInt8](repeating: 0, count: min(16_384, budget))
+    /// Lines split but not handed out yet (a caller asked for fewer).
+    private var ready: [Line] = []
+    private var ended = false
+
+    /// Whether lines are waiting here though the descriptor may have nothing
+    /// more to read: the caller should come back without waiting for input.
+    public var hasPendingLines: Bool { !ready.isEmpty }
+
+    /// Reads what is available on a non-blocking descriptor: at most `budget`
+    /// bytes and `maxLines` lines this call (the rest waits, here or in the
+    /// kernel, for the next). Returns the lines, and whether the other end
+    /// closed (after its unfinished last line and every waiting one).
+    public mutating func read(from descriptor: FileDescriptor, budget: Int = 65_536, maxLines: Int = .max) -> (lines: [Line], closed: Bool) {
         var lines: [Line] = []
+        func deliver() {
+            let n = min(maxLines - lines.count, ready.count)
+            if n > 0 {
+                lines += ready[0..<n]
+                ready.removeFirst(n)
+            }
+        }
+        deliver()
+        var buffer = [UInt8](repeating: 0, count: min(16_384, max(budget, 1)))
         var taken = 0
-        while taken < budget {
+        reading: while !ended && lines.count < maxLines && taken < budget {
             switch buffer.withUnsafeMutableBytes({ descriptor.read(into: $0) }) {
             case let .bytes(n):
                 taken += n
-                lines += buffer.withUnsafeBytes { append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-                if n < buffer.count { return (lines, false) }
+                ready += buffer.withUnsafeBytes { append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+                deliver()
+                if n < buffer.count { break reading }
             case .wouldBlock:
-                return (lines, false)
+                break reading
             case .end, .failed:
-                if let last = finish() { lines.append(last) }
-                return (lines, true)
+                if let last = finish() { ready.append(last) }
+                ended = true
+                deliver()
             }
         }
-        return (lines, false)
+        return (lines, ended && ready.isEmpty)
     }
 }

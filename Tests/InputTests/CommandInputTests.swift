@@ -85,7 +85,7 @@ import Glibc
         defer { close(client) }
         try FileDescriptor(borrowing: client).writeAll("{\"cmd\":\"get\"}\nbad\n")
         usleep(50_000)
-        server.service()
+        server.service(now: 0)
         let queued = server.takeQueue()
         #expect(queued.count == 2)
         for (c, line) in queued {
@@ -97,8 +97,51 @@ import Glibc
         // A flood: past the queue's bound each command is refused at once.
         try FileDescriptor(borrowing: client).writeAll(String(repeating: "{\"cmd\":\"get\"}\n", count: 10))
         usleep(50_000)
-        server.service()
+        server.service(now: 0)
         #expect(server.queue.count == 4)
         for _ in 0..<6 { #expect(readLine(client) == server.busyReply) }
+    }
+
+    @Test func aLiveSocketIsRefusedAStaleOneReplacedAndAFileLeftAlone() throws {
+        let path = "/tmp/rk-test-\(getpid())-\(UInt16.random(in: 0...9999)).sock"
+        var first: CommandSocket? = try CommandSocket(path: path)
+        #expect(throws: InputError.self, "a second kiosk must not steal a live socket") { try CommandSocket(path: path) }
+        #expect(access(path, F_OK) == 0, "and must not delete it")
+        // A socket left by a kiosk that died (SIGKILL leaves the file): replaced.
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        first = nil
+        var address = CommandSocket.address(path)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        close(listener)
+        #expect(access(path, F_OK) == 0, "the stale socket file is there")
+        var second: CommandSocket? = try CommandSocket(path: path)
+        _ = second
+        second = nil
+        #expect(access(path, F_OK) != 0, "removed on exit: it was ours")
+        // A regular file at the path is not a socket to replace.
+        let fd = open(path, O_CREAT | O_WRONLY, 0o600)
+        close(fd)
+        defer { unlink(path) }
+        #expect(throws: InputError.self) { try CommandSocket(path: path) }
+        #expect(access(path, F_OK) == 0)
+        _ = first
+    }
+
+    @Test func idleClientsAreClosedAndFloodsReadAFewLinesATurn() throws {
+        let path = "/tmp/rk-test-\(getpid())-\(UInt16.random(in: 0...9999)).sock"
+        let server = try CommandSocket(path: path)
+        server.idleTimeout = 5
+        let idle = try connect(path)
+        defer { close(idle) }
+        let busy = try connect(path)
+        defer { close(busy) }
+        try FileDescriptor(borrowing: busy).writeAll(String(repeating: "\n", count: 100))
+        usleep(50_000)
+        server.service(now: 1)
+        #expect(server.clients.count == 2)
+        #expect(server.takeQueue().count == server.linesPerTurn, "a burst is read a few lines a turn")
+        #expect(server.hasPendingLines)
+        for t in 2...7 { server.service(now: Double(t)); _ = server.takeQueue() }
+        #expect(server.clients.count == 1 && server.clients[0].lastHeard >= 6, "the idle client is gone, the talking one stays")
     }
 }

@@ -13,7 +13,7 @@ import SystemIO
     static let station = GeoPoint(latitude: 51.47, longitude: -0.4543)
 
     /// A feed that knows one aircraft `distance` NM north of the station.
-    static func feed(callsign: String = "EZY81QK", north distance: Double = 1.0, groundSpeed: Double? = 250) -> (FeedInterpreter, [FeedEvent]) {
+    static func feed(callsign: String = "EZY81QK", north distance: Double = 1.0, groundSpeed: Double? = 250, now: Double = 0) -> (FeedInterpreter, [FeedEvent]) {
         var settings = OverheadSelector.Settings(station: station)
         settings.radiusNM = 3
         let interpreter = FeedInterpreter(sourceName: "test", selector: OverheadSelector(settings: settings))
@@ -24,7 +24,7 @@ import SystemIO
         report.longitude = station.longitude
         report.positionAge = 1
         report.groundSpeedKnots = groundSpeed
-        return (interpreter, [.snapshot(AircraftSnapshot(now: 0, aircraft: [report]))])
+        return (interpreter, [.snapshot(AircraftSnapshot(now: now, aircraft: [report]))])
     }
 
     static func texts(_ controller: KioskController) -> [String: String] {
@@ -88,16 +88,32 @@ import SystemIO
         }
     }
 
-    @Test func aFeedThatFailsShowsStandbyWithANoteAndComesBack() {
+    @Test func aFailedReadKeepsThePictureUntilTheDataIsStale() {
         let c = KioskController(layout: Self.layout)
         let (interpreter, events) = Self.feed()
         c.feed = interpreter
         #expect(c.handle(.feed(events), at: 1).log == ["radar-kiosk: state OVERFLIGHT EZY81QK (feed test)"])
-        let failed = c.handle(.feed([.failed("test: gone")]), at: 2)
-        #expect(failed.log.first == "radar-kiosk: feed test: gone; showing STANDBY and retrying")
-        #expect(c.state.mode == .standby && c.state.note != nil)
-        _ = c.handle(.feed(events), at: 3)
-        #expect(c.state.mode == .overflight && c.state.note == nil)
+        let failed = c.handle(.feed([.failed("test: torn read")]), at: 2)
+        #expect(failed.log == ["radar-kiosk: feed test: torn read; keeping the last picture for up to 15 s"])
+        #expect(c.state.mode == .overflight && c.state.note == nil, "one bad read changes nothing on screen")
+        #expect(c.deadline == 16)
+        _ = c.handle(.feedDeadline, at: 16)
+        #expect(c.state.mode == .standby && c.state.note == FeedInterpreter.unavailableNote)
+        let (_, later) = Self.feed(now: 17)
+        _ = c.handle(.feed(later), at: 17)
+        #expect(c.state.mode == .overflight && c.state.note == nil, "the receiver is back")
+    }
+
+    @Test func snapshotsThatStopMovingOnGoStale() {
+        let c = KioskController(layout: Self.layout)
+        let (interpreter, events) = Self.feed()
+        c.feed = interpreter
+        // readsb stopped: its last file is read again and again, its clock standing still.
+        for t in stride(from: 1.0, through: 15.5, by: 1) { _ = c.handle(.feed(events), at: t) }
+        #expect(c.state.mode == .overflight)
+        let log = c.handle(.feed(events), at: 16.5).log
+        #expect(c.state.mode == .standby && c.state.note == FeedInterpreter.unavailableNote)
+        #expect(log.first == "radar-kiosk: feed test: the receiver's data stopped changing; showing STANDBY and retrying")
     }
 
     @Test func commandsAreAnsweredOneLineEach() throws {
