@@ -21,6 +21,7 @@ final class KioskService {
     /// Opens a DRM display if one can be had now: set while running headless for want of one.
     var takeDisplay: (() -> Presenter?)?
     var socket: SocketSource?
+    let screenshots: ScreenshotWriter
     private let output = StandardOutputReplies()
     private var lastStatus = ""
 
@@ -28,9 +29,11 @@ final class KioskService {
         controller = tick.controller
         self.configuration = configuration
         self.notifier = notifier
+        screenshots = ScreenshotWriter(directory: configuration.screenshotDirectory)
         loop = EventLoop(tick: tick, framePeriod: 1 / (tick.presenter?.refreshRate ?? 60))
         loop.dispatch = { [unowned self] event, time in self.dispatch(event, at: time) }
         loop.framePresented = { [unowned self] count in self.framePresented(count) }
+        loop.add(screenshots)
     }
 
     var presenter: Presenter? { loop.tick.presenter }
@@ -56,13 +59,23 @@ final class KioskService {
     /// Acts on one event; false stops the kiosk.
     func dispatch(_ event: KioskEvent, at time: Double) -> Bool {
         if case let .signal(signal) = event { return handle(signal, at: time) }
-        let response = controller.handle(event, at: time)
-        loop.tick.complete(response) { answer in
-            switch event {
-            case let .commandLine(_, client: .socket(id)): socket?.socket.reply(to: id, answer)
-            case .commandLine(_, client: .standardInput): output.send(answer)
-            case .scripted where answer != KioskCommand.okReply: Log.line("radar-kiosk: autoplay: \(answer)")
-            default: break
+        var response = controller.handle(event, at: time)
+        let client: CommandClient
+        switch event {
+        case let .commandLine(_, sender), let .screenshotWritten(_, sender): client = sender
+        default: client = .nobody
+        }
+        if let name = response.screenshotPath {
+            // Written off the loop; the reply comes with .screenshotWritten.
+            response.screenshotPath = nil
+            response.reply = screenshots.request(name, of: loop.tick.frame, for: client, at: time)
+        }
+        for line in response.log { Log.line(line) }
+        if let answer = response.reply {
+            switch client {
+            case let .socket(id): socket?.socket.reply(to: id, answer)
+            case .standardInput: output.send(answer)
+            case .nobody: if answer != KioskCommand.okReply { Log.line("radar-kiosk: \(answer)") }
             }
         }
         if loop.framesPresented > 0 && status != lastStatus {
@@ -84,11 +97,9 @@ final class KioskService {
             reload()
             notifier.send("READY=1")
         case .screenshot:
-            var ts = timespec()
-            clock_gettime(CLOCK_REALTIME, &ts)
-            let path = "\(configuration.screenshotDirectory)/screenshot-\(ts.tv_sec).png"
-            let answer = Screenshot.write(loop.tick.frame, to: path)
-            Log.line(answer == KioskCommand.okReply ? "radar-kiosk: screenshot \(path)" : "radar-kiosk: screenshot failed: \(answer)")
+            if let refused = screenshots.request(nil, of: loop.tick.frame, for: .nobody, at: time) {
+                Log.line("radar-kiosk: SIGUSR1: \(refused)")
+            }
         case .switchTerminal:
             guard let change = presenter?.handleSwitchSignal() else { return true }
             Log.line(change == .released ? "radar-kiosk: another VT is in front: display released" : "radar-kiosk: back on our VT: repainting")
@@ -112,6 +123,7 @@ final class KioskService {
                 later.append(key.name)
             }
             configuration.adoptLiveSettings(from: fresh)
+            screenshots.directory = configuration.screenshotDirectory
             Log.line("radar-kiosk: configuration reloaded" + (later.isEmpty ? "" : "; \(later.joined(separator: ", ")) take effect after a restart"))
         } catch {
             Log.line("radar-kiosk: \(error); keeping the running configuration")

@@ -109,7 +109,7 @@ public struct ConfigurationKey: Sendable {
         .init("keyboard.grab", "yes|no", "yes", "take keys away from the console and other programs") {
             $0.keyboardGrab = try yesNo($1, "keyboard.grab")
         },
-        .init("screenshot_dir", "DIR", "/run/radar-kiosk", "where SIGUSR1 writes screenshots") {
+        .init("screenshot_dir", "DIR", "/run/radar-kiosk", live: true, "where screenshots go (SIGUSR1, and the screenshot command's file name)") {
             $0.screenshotDirectory = try nonEmpty($1, "screenshot_dir")
         },
         .init("gpio.line", "NAME|CHIP:OFFSET", "none", "a GPIO input: active means OVERFLIGHT, inactive STANDBY (a name like GPIO17 survives chip renumbering)") {

@@ -139,6 +139,7 @@ public struct KioskConfiguration: Equatable, Sendable {
         holdSeconds = fresh.holdSeconds
         ignore = fresh.ignore
         keys = fresh.keys
+        screenshotDirectory = fresh.screenshotDirectory
         for key in ConfigurationKey.all where key.appliesLive { givenValues[key.name] = fresh.givenValues[key.name] }
     }
 

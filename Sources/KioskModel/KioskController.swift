@@ -90,6 +90,8 @@ public final class KioskController {
             return Response()
         case .signal:
             return Response()
+        case let .screenshotWritten(reply, _):
+            return Response(reply: reply)
         }
     }
 

@@ -24,6 +24,8 @@ public enum KioskEvent: Sendable {
     case displayAdopted(width: Int, height: Int)
     /// A signal for the service itself (stop, reload, screenshot, VT switch).
     case signal(ServiceSignal)
+    /// A screenshot asked for by `client` was written (or failed): the reply.
+    case screenshotWritten(reply: String, client: CommandClient)
 }
 
 /// Who sent a command line: the reply goes back there.

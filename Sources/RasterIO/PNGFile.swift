@@ -13,6 +13,32 @@ public enum PNGFile {
 
     /// Writes `buffer` as an 8-bit RGBA PNG (straight alpha), or RGB when `opaque`.
     public static func write(_ buffer: PixelBuffer, to path: String, opaque: Bool = true) throws {
+        var (image, bytes, rowBytes) = prepare(buffer, opaque: opaque)
+        let ok = bytes.withUnsafeBytes { raw in
+            png_image_write_to_file(&image, path, 0, raw.baseAddress, png_int_32(rowBytes), nil)
+        }
+        if ok == 0 {
+            throw Failure(description: "\(path): cannot write PNG: \(message(of: &image))")
+        }
+    }
+
+    /// The PNG file's bytes for `buffer`, to write where the caller chooses.
+    public static func encode(_ buffer: PixelBuffer, opaque: Bool = true) throws -> [UInt8] {
+        var (image, bytes, rowBytes) = prepare(buffer, opaque: opaque)
+        var size = 0
+        // First the size, then the bytes.
+        var ok = bytes.withUnsafeBytes { png_image_write_to_memory(&image, nil, &size, 0, $0.baseAddress, png_int_32(rowBytes), nil) }
+        guard ok != 0, size > 0 else { throw Failure(description: "cannot encode PNG: \(message(of: &image))") }
+        var out = [UInt8](repeating: 0, count: size)
+        ok = out.withUnsafeMutableBytes { memory in
+            bytes.withUnsafeBytes { png_image_write_to_memory(&image, memory.baseAddress, &size, 0, $0.baseAddress, png_int_32(rowBytes), nil) }
+        }
+        guard ok != 0 else { throw Failure(description: "cannot encode PNG: \(message(of: &image))") }
+        return Array(out.prefix(size))
+    }
+
+    /// The image header and its rows: RGB(A), straight alpha.
+    private static func prepare(_ buffer: PixelBuffer, opaque: Bool) -> (png_image, [UInt8], Int) {
         var image = png_image()
         image.version = png_uint_32(radar_png_image_version)
         image.width = png_uint_32(buffer.width)
@@ -39,12 +65,7 @@ public enum PNGFile {
                 if !opaque { bytes[o + 3] = UInt8(a) }
             }
         }
-        let ok = bytes.withUnsafeBytes { raw in
-            png_image_write_to_file(&image, path, 0, raw.baseAddress, png_int_32(rowBytes), nil)
-        }
-        if ok == 0 {
-            throw Failure(description: "\(path): cannot write PNG: \(message(of: &image))")
-        }
+        return (image, bytes, rowBytes)
     }
 
     /// Reads a PNG of any format into a new premultiplied buffer.
