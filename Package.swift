@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "AnimationCore", swiftSettings: hotLoopFlags),
         .target(name: "Raster", swiftSettings: hotLoopFlags),
         .target(name: "RasterIO", dependencies: ["Raster", "CPNG"]),
-        .target(name: "Typography", dependencies: ["Raster", "AnimationCore", "CFreeType", "CHarfBuzz"],
+        .target(name: "Typography", dependencies: ["Raster", "AnimationCore", "SystemIO", "CFreeType", "CHarfBuzz"],
                 swiftSettings: hotLoopFlags),
         .target(name: "Display", dependencies: ["Raster", "SystemIO", "CDRM", "CLinux"]),
         .target(name: "Input", dependencies: ["SystemIO", "CLinux"]),

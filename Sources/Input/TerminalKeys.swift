@@ -55,16 +55,27 @@ public final class TerminalKeys {
             let b = bytes[i]
             if b == 0x1B {
                 if i + 1 >= bytes.count { break }                // maybe the start of a sequence
-                if bytes[i + 1] == UInt8(ascii: "[") {
+                if bytes[i + 1] == UInt8(ascii: "O") {
+                    // SS3: F1-F4 (ESC O P..S) and keypad keys; none is mapped.
                     if i + 2 >= bytes.count { break }
-                    switch bytes[i + 2] {
-                    case UInt8(ascii: "A"): keys.append("up")
-                    case UInt8(ascii: "B"): keys.append("down")
-                    case UInt8(ascii: "C"): keys.append("right")
-                    case UInt8(ascii: "D"): keys.append("left")
-                    default: break
-                    }
                     i += 3
+                    continue
+                }
+                if bytes[i + 1] == UInt8(ascii: "[") {
+                    // CSI: parameters, then one final byte (A-D are the arrows; ESC [ 1 5 ~ is F5).
+                    var end = i + 2
+                    while end < bytes.count && !(0x40...0x7E).contains(bytes[end]) { end += 1 }
+                    if end >= bytes.count { break }
+                    if end == i + 2 {
+                        switch bytes[end] {
+                        case UInt8(ascii: "A"): keys.append("up")
+                        case UInt8(ascii: "B"): keys.append("down")
+                        case UInt8(ascii: "C"): keys.append("right")
+                        case UInt8(ascii: "D"): keys.append("left")
+                        default: break
+                        }
+                    }
+                    i = end + 1
                     continue
                 }
                 keys.append("escape")

@@ -20,8 +20,10 @@ public enum Log {
 /// control and invisible format characters escaped or dropped, the length
 /// bounded in bytes without cutting a character in two.
 public enum ExternalText {
-    /// `text` on one line: C0/C1 controls and DEL as `\n`, `\u{1b}` and so on,
-    /// then cut to `maximumBytes` of UTF-8 (an ellipsis marks the cut).
+    /// `text` on one line: C0/C1 controls, DEL, invisible format characters
+    /// and separators as `\n`, `\u{1b}`, `\u{202e}` and so on, then cut to
+    /// `maximumBytes` of UTF-8 (an ellipsis marks the cut): a length in bytes,
+    /// so combining marks cannot stretch it.
     public static func oneLine(_ text: String, maximumBytes: Int) -> String {
         var out = ""
         var bytes = 0
@@ -32,7 +34,15 @@ public enum ExternalText {
             case 0x0D: piece = "\\r"
             case 0x09: piece = "\\t"
             case 0x00..<0x20, 0x7F..<0xA0: piece = "\\u{\(String(scalar.value, radix: 16))}"
-            default: piece = String(scalar)
+            default:
+                // Invisible formatting (bidi overrides, zero-width characters)
+                // and line or paragraph separators are shown, not obeyed.
+                switch scalar.properties.generalCategory {
+                case .format, .lineSeparator, .paragraphSeparator, .unassigned, .privateUse, .surrogate:
+                    piece = "\\u{\(String(scalar.value, radix: 16))}"
+                default:
+                    piece = String(scalar)
+                }
             }
             let size = piece.utf8.count
             if bytes + size > maximumBytes {

@@ -1,5 +1,6 @@
 import CFreeType
 import CHarfBuzz
+import SystemIO
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -112,16 +113,23 @@ public final class FontFace {
     }
 
     /// The glyph index of a character, or 0 (.notdef) when the face lacks it,
-    /// logged once per character.
+    /// logged once per character, and for the first `missingReportLimit`
+    /// characters only: text from outside full of exotic characters must not
+    /// fill the journal.
     public func glyphIndex(for scalar: Unicode.Scalar) -> UInt32 {
         let index = FT_Get_Char_Index(face, FT_ULong(scalar.value))
-        if index == 0 && !reportedMissing.contains(scalar.value) {
+        if index == 0 && reportedMissing.count <= Self.missingReportLimit && !reportedMissing.contains(scalar.value) {
             reportedMissing.insert(scalar.value)
             let hex = String(scalar.value, radix: 16, uppercase: true)
-            logLine("radar-kiosk: font \(path) has no glyph for U+\(hex); drawing .notdef")
+            Log.line(reportedMissing.count <= Self.missingReportLimit
+                     ? "radar-kiosk: font \(path) has no glyph for U+\(hex); drawing .notdef"
+                     : "radar-kiosk: font \(path) lacks more characters; no longer reporting them")
         }
         return UInt32(index)
     }
+
+    /// How many missing characters are reported, at most.
+    public static let missingReportLimit = 32
 }
 
 /// A face at a pixel size: what text is measured and drawn with.
@@ -154,8 +162,3 @@ public struct Font {
     public var descent: Float { face.descenderEm * size }
 }
 
-/// Writes one line to standard error (fd 2), without touching C's shared `stderr`.
-func logLine(_ line: String) {
-    let text = line + "\n"
-    _ = text.withCString { write(2, $0, strlen($0)) }
-}

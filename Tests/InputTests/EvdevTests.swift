@@ -52,5 +52,9 @@ import Glibc
         bytes += [0x44, 0x1B, 0x78]
         #expect(TerminalKeys.decode(&bytes) == ["left", "escape", "x"])
         #expect(bytes.isEmpty)
+        // F1 (ESC O P) and F5 (ESC [ 1 5 ~) are keys of their own, not escape, o, p.
+        bytes = [0x1B, 0x4F, 0x50] + Array("o".utf8) + [0x1B, 0x5B, 0x31, 0x35, 0x7E, 0x1B, 0x4F]
+        #expect(TerminalKeys.decode(&bytes) == ["o"])
+        #expect(bytes == [0x1B, 0x4F], "an unfinished SS3 waits")
     }
 }

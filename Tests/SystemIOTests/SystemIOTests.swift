@@ -1,0 +1,93 @@
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import SystemIO
+
+@Suite struct SystemIOTests {
+    func pipe() -> (read: FileDescriptor, write: FileDescriptor) {
+        var fds: [Int32] = [0, 0]
+        _ = Glibc.pipe(&fds)
+        let r = FileDescriptor(owning: fds[0])
+        r.setNonBlocking()
+        return (r, FileDescriptor(owning: fds[1]))
+    }
+
+    @Test func linesComeAFewAtATimeAndTheLastOneWithoutANewlineCounts() throws {
+        let (r, w) = pipe()
+        var reader = LineReader(maximumLineLength: 8)
+        try w.writeAll("a\r\nb\nccccccccccccc\nd\ne\nlast")
+        w.close()
+        var (lines, closed) = reader.read(from: r, maxLines: 2)
+        #expect(lines == [.text("a"), .text("b")] && !closed && reader.hasPendingLines)
+        (lines, closed) = reader.read(from: r, maxLines: 2)
+        #expect(lines == [.tooLong(13), .text("d")] && !closed)
+        (lines, closed) = reader.read(from: r)
+        #expect(lines == [.text("e"), .text("last")] && closed, "an unfinished last line is a line when the writer closes")
+    }
+
+    @Test func textLinesSplitLFCRLFAndCR() {
+        #expect("a\r\nb\nc\rd".textLines == ["a", "b", "c", "d"])
+        #expect("# comment\r\nkey = value\r\n".textLines == ["# comment", "key = value"])
+        #expect("".textLines.isEmpty && "x".textLines == ["x"])
+    }
+
+    @Test func textFromOutsideIsOneCleanLine() {
+        #expect(ExternalText.oneLine("BAW\nSTOPPING=1\n", maximumBytes: 100) == "BAW\\nSTOPPING=1\\n")
+        #expect(ExternalText.oneLine("a\u{0}b\u{1b}[31m", maximumBytes: 100) == "a\\u{0}b\\u{1b}[31m")
+        #expect(ExternalText.oneLine("evil\u{202E}txt.png\u{200B}", maximumBytes: 100) == "evil\\u{202e}txt.png\\u{200b}")
+        #expect(ExternalText.oneLine("line\u{2028}two", maximumBytes: 100) == "line\\u{2028}two")
+        // Combining marks cannot stretch a limit counted in bytes.
+        let zalgo = "Z" + String(repeating: "\u{0301}", count: 10_000)
+        #expect(ExternalText.oneLine(zalgo, maximumBytes: 64).utf8.count <= 64 + 3)
+        #expect(ExternalText.oneLine("Zürich ✈︎ 東京", maximumBytes: 100) == "Zürich ✈︎ 東京")
+    }
+
+    @Test func onlyRegularFilesAreRead() throws {
+        let path = "/tmp/rk-fifo-\(getpid())"
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        #expect(throws: FileContentsError.self) { try FileContents.text(path) }
+        do { _ = try FileContents.text(path) } catch { #expect("\(error)" == "\(path): not a regular file") }
+        #expect(throws: FileContentsError.self) { try FileContents.text("/proc/self") }
+        let bom = "/tmp/rk-bom-\(getpid())"
+        let file = try FileDescriptor.open(bom, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)
+        defer { unlink(bom) }
+        try file.writeAll("\u{FEFF}display = drm\r\n")
+        #expect(try FileContents.text(bom) == "display = drm\r\n")
+    }
+
+    @Test func directoriesListInNaturalOrder() throws {
+        let dir = "/tmp/rk-dir-\(getpid())"
+        mkdir(dir, 0o700)
+        defer { for n in ["card0", "card2", "card10", "renderD128"] { unlink(dir + "/" + n) }; rmdir(dir) }
+        for n in ["card10", "card2", "renderD128", "card0"] { close(open(dir + "/" + n, O_CREAT | O_WRONLY, 0o600)) }
+        #expect(Directory.entries(of: dir, prefix: "card") == [dir + "/card0", dir + "/card2", dir + "/card10"])
+    }
+
+    @Test func aFailureIsReportedOncePerKind() {
+        var report = FailureReport()
+        let first = report.isNew("gone"), again = report.isNew("gone"), other = report.isNew("garbage")
+        #expect(first && !again && other && report.isFailing)
+        report.clear()
+        let afterClear = report.isNew("garbage")
+        #expect(afterClear)
+    }
+
+    @Test func workRunsOffTheLoopAndCanBeAbandoned() throws {
+        let work = BackgroundWork<Int>()
+        #expect(work.start(at: 0) { 6 * 7 })
+        #expect(!work.start(at: 0) { 0 }, "one job at a time")
+        var ready = pollfd(fd: work.descriptor, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&ready, 1, 5000) == 1)
+        #expect(work.take() == 42 && !work.isBusy)
+        // A job past its time is abandoned: its late result is dropped.
+        #expect(work.start(at: 1) { usleep(200_000); return 1 })
+        work.abandon()
+        #expect(work.start(at: 2) { 2 })
+        #expect(poll(&ready, 1, 5000) == 1)
+        usleep(300_000)
+        #expect(work.take() == 2)
+        #expect(work.take() == nil)
+    }
+}
