@@ -7,28 +7,39 @@ public enum AircraftJSON {
         public let description: String
     }
 
+    /// At most this many aircraft are kept from one file (a receiver hears a
+    /// few hundred): a file of millions costs time on the parsing thread, not memory.
+    public static let maximumAircraft = 20_000
+
+    /// Parses a whole file, streaming its aircraft array: each entry becomes a
+    /// report as it is read, so memory holds reports, never a tree of the file.
     public static func parse(_ bytes: [UInt8]) throws -> AircraftSnapshot {
-        let json: JSONValue
-        do { json = try JSONParser.parse(bytes) } catch let e as JSONError {
+        var aircraft: [AircraftReport] = []
+        let top: [String: JSONValue]
+        do {
+            top = try JSONParser.parseObject(bytes, streaming: ["aircraft", "ac"]) { _, entry in
+                if aircraft.count < maximumAircraft, let r = report(entry) { aircraft.append(r) }
+            }
+        } catch let e as JSONError {
             throw Failure(description: "malformed JSON at \(e)")
         }
-        return try parse(json)
+        return try snapshot(top, aircraft: aircraft)
     }
 
     public static func parse(_ json: JSONValue) throws -> AircraftSnapshot {
         guard let top = json.objectValue else { throw Failure(description: "expected a JSON object with \"aircraft\"") }
+        let list = (top["aircraft"] ?? top["ac"])?.arrayValue ?? []
+        return try snapshot(top, aircraft: list.prefix(maximumAircraft).compactMap(report))
+    }
+
+    private static func snapshot(_ top: [String: JSONValue], aircraft: [AircraftReport]) throws -> AircraftSnapshot {
         // readsb's API v2 shape: "ac" instead of "aircraft", "now" in milliseconds.
         let isV2 = top["aircraft"] == nil && top["ac"] != nil
-        guard let list = (isV2 ? top["ac"] : top["aircraft"])?.arrayValue else {
+        guard (isV2 ? top["ac"] : top["aircraft"])?.arrayValue != nil else {
             throw Failure(description: "no \"aircraft\" array")
         }
         guard var now = top["now"]?.doubleValue, now.isFinite, now >= 0, now < 1e14 else { throw Failure(description: "no \"now\" time") }
         if isV2 || now > 1e11 { now /= 1000 }
-        var aircraft: [AircraftReport] = []
-        aircraft.reserveCapacity(list.count)
-        for entry in list {
-            if let report = report(entry) { aircraft.append(report) }
-        }
         return AircraftSnapshot(now: now, aircraft: aircraft)
     }
 

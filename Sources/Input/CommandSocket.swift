@@ -63,7 +63,7 @@ public final class CommandSocket {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard bound == 0, chmod(path, 0o660) == 0, listen(fd, 16) == 0 else {
+        guard bound == 0, chmod(path, 0o660) == 0, listen(fd, 64) == 0 else {
             throw InputError("\(path): cannot listen (\(SystemError.lastReason))")
         }
         if stat(path, &info) == 0 { madeFile = (UInt64(info.st_dev), UInt64(info.st_ino)) }
@@ -115,6 +115,9 @@ public final class CommandSocket {
     /// Accepts new clients and reads their lines into the queue. Call when any
     /// descriptor is readable, a client has pending lines, or one may have timed out.
     public func service(now: Double) {
+        // Clients that left are noticed before new ones are counted against the limit.
+        read(clients.indices, now: now)
+        let firstNew = clients.count
         while true {
             let fd = accept(listener.rawValue, nil, nil)
             if fd < 0 { break }
@@ -122,14 +125,24 @@ public final class CommandSocket {
             let client = FileDescriptor(owning: fd)
             client.setNonBlocking()
             if clients.count >= maximumClients {
-                try? client.writeAll(busyReply + "\n")
-                continue
+                // The client idle longest makes room, if it has been idle a while.
+                guard let quiet = clients.indices.min(by: { clients[$0].lastHeard < clients[$1].lastHeard }),
+                      now - clients[quiet].lastHeard > 5 else {
+                    try? client.writeAll(busyReply + "\n")
+                    continue
+                }
+                clients.remove(at: quiet)
             }
             clients.append(Client(client, id: nextClientID, at: now))
             nextClientID += 1
         }
-        var i = 0
-        while i < clients.count {
+        read(min(firstNew, clients.count)..<clients.count, now: now)
+    }
+
+    /// Reads the clients at `range` into the queue, dropping those that closed or idled out.
+    private func read(_ range: Range<Int>, now: Double) {
+        var gone: [Int] = []
+        for i in range {
             let client = clients[i]
             let (lines, closed) = client.reader.read(from: client.connection, budget: 16 << 10, maxLines: linesPerTurn)
             if !lines.isEmpty { client.lastHeard = now }
@@ -140,12 +153,9 @@ public final class CommandSocket {
                     queue.append((client, line))
                 }
             }
-            if closed || now - client.lastHeard > idleTimeout {
-                clients.remove(at: i)
-            } else {
-                i += 1
-            }
+            if closed || now - client.lastHeard > idleTimeout { gone.append(i) }
         }
+        for i in gone.reversed() { clients.remove(at: i) }
     }
 
     /// Takes the waiting commands, oldest first.

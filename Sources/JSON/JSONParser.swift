@@ -22,6 +22,48 @@ public struct JSONParser {
         return value
     }
 
+    /// Parses a top-level object, handing each element of the arrays under
+    /// `streamed` keys to `element` as it is read rather than keeping it (those
+    /// keys come back as empty arrays): a 100,000-element array costs one
+    /// element's memory at a time, not a tree of them all.
+    public static func parseObject(_ bytes: [UInt8], streaming streamed: Set<String>,
+                                   element: (String, JSONValue) throws -> Void) throws -> [String: JSONValue] {
+        var parser = JSONParser(bytes)
+        parser.skipWhitespace()
+        guard parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "{") else { throw parser.error("expected an object") }
+        try parser.enter()
+        parser.index += 1
+        var result: [String: JSONValue] = [:]
+        parser.skipWhitespace()
+        if parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "}") {
+            parser.index += 1
+        } else {
+            while true {
+                parser.skipWhitespace()
+                guard parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "\"") else { throw parser.error("expected a string key") }
+                let key = try parser.parseString()
+                parser.skipWhitespace()
+                guard parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: ":") else { throw parser.error("expected ':' after key \"\(key)\"") }
+                parser.index += 1
+                parser.skipWhitespace()
+                if streamed.contains(key), parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "[") {
+                    try parser.parseArray { try element(key, $0) }
+                    result[key] = .array([])
+                } else {
+                    result[key] = try parser.parseValue()
+                }
+                parser.skipWhitespace()
+                guard parser.index < bytes.count else { throw parser.error("unexpected end of input in an object") }
+                if bytes[parser.index] == UInt8(ascii: ",") { parser.index += 1; continue }
+                if bytes[parser.index] == UInt8(ascii: "}") { parser.index += 1; break }
+                throw parser.error("expected ',' or '}' in an object")
+            }
+        }
+        parser.skipWhitespace()
+        if parser.index < bytes.count { throw parser.error("unexpected text after the JSON value") }
+        return result
+    }
+
     private func error(_ message: String) -> JSONError {
         var line = 1, column = 1
         for b in bytes[0..<min(index, bytes.count)] {
@@ -91,14 +133,20 @@ public struct JSONParser {
     }
 
     private mutating func parseArray() throws -> JSONValue {
+        var result: [JSONValue] = []
+        try parseArray { result.append($0) }
+        return .array(result)
+    }
+
+    /// An array's elements, each handed to `element` as it is read.
+    private mutating func parseArray(_ element: (JSONValue) throws -> Void) throws {
         try enter()
         index += 1
-        var result: [JSONValue] = []
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; depth -= 1; return .array(result) }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; depth -= 1; return }
         while true {
             skipWhitespace()
-            result.append(try parseValue())
+            try element(try parseValue())
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in an array") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -106,7 +154,6 @@ public struct JSONParser {
             throw error("expected ',' or ']' in an array")
         }
         depth -= 1
-        return .array(result)
     }
 
     private mutating func parseString() throws -> String {

@@ -19,6 +19,9 @@ public enum FileContents {
         }
         guard file.isRegularFile else { throw FileContentsError("\(path): not a regular file") }
         var data: [UInt8] = []
+        var info = stat()
+        // One allocation of the right size: a large file must not cost twice its size while it grows.
+        if fstat(file.rawValue, &info) == 0 { data.reserveCapacity(min(Int(info.st_size), limit) + 1) }
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             switch chunk.withUnsafeMutableBytes({ file.read(into: $0) }) {
