@@ -23,13 +23,13 @@ public enum Benchmarks {
                 let reference = try ReferenceFrame(width: size.width, height: size.height, fonts: fonts)
                 for n in 0..<warmup { reference.draw(frame: n) }
                 var timings = FrameTimings(capacity: frames)
-                let allocationsBefore = AllocationCounter.total ?? 0
+                let allocationsBefore = (AllocationCounter.total ?? 0)
                 for n in 0..<frames {
                     let t0 = MonotonicClock.now()
                     reference.draw(frame: n)
                     timings.append((MonotonicClock.now() - t0) * 1000)
                 }
-                let allocations = AllocationCounter.total ?? 0 - allocationsBefore
+                let allocations = (AllocationCounter.total ?? 0) - allocationsBefore
                 print(timings.resultLine(name: "radar-kiosk", width: size.width, height: size.height)
                       + " allocations_per_frame=\(perFrame(allocations, frames))")
             }
@@ -75,11 +75,11 @@ public enum Benchmarks {
             var timings = FrameTimings(capacity: frames)
             var allocations: UInt64 = 0
             for _ in 0..<frames {
-                let a0 = AllocationCounter.thisThread ?? 0
+                let a0 = (AllocationCounter.thisThread ?? 0)
                 let t0 = MonotonicClock.now()
                 tick.draw(at: t)
                 let t1 = MonotonicClock.now()
-                allocations += AllocationCounter.thisThread ?? 0 - a0
+                allocations += (AllocationCounter.thisThread ?? 0) - a0
                 timings.append((t1 - t0) * 1000)
                 t += 1.0 / 60
             }
@@ -92,7 +92,7 @@ public enum Benchmarks {
             var t = 0.0, nextChange = 0.5, toggle = true, frame = 0
             var allocations: UInt64 = 0
             while timings.count < frames && frame < frames * 20 {
-                let before = AllocationCounter.thisThread ?? 0
+                let before = (AllocationCounter.thisThread ?? 0)
                 if t >= nextChange {
                     tick.controller.apply(toggle ? Demo.sampleOverflight : .standby, at: t)
                     toggle.toggle()
@@ -104,7 +104,7 @@ public enum Benchmarks {
                 let ms = (MonotonicClock.now() - t0) * 1000
                 if animating && frame > warmup {
                     timings.append(ms)
-                    allocations += AllocationCounter.thisThread ?? 0 - before
+                    allocations += (AllocationCounter.thisThread ?? 0) - before
                 }
                 t += 1.0 / 60
                 frame += 1
@@ -129,11 +129,11 @@ public enum Benchmarks {
         var timings = FrameTimings(capacity: frames)
         var allocations: UInt64 = 0
         for i in 1...max(frames, 1) {
-            let a0 = AllocationCounter.thisThread ?? 0
+            let a0 = (AllocationCounter.thisThread ?? 0)
             let t0 = MonotonicClock.now()
             graph.sample(at: Double(i) / 60)
             let t1 = MonotonicClock.now()
-            allocations += AllocationCounter.thisThread ?? 0 - a0
+            allocations += (AllocationCounter.thisThread ?? 0) - a0
             timings.append((t1 - t0) * 1000)
         }
         print(line("animation-core-sample-200-leaves-50-animating", PixelSize(width: 0, height: 0), timings, allocations: allocations))
@@ -178,13 +178,13 @@ public enum Benchmarks {
             renderer.glyphs.resetCounters()
             let glyphs = renderer.shaper.shape(sample, font: font).glyphs.count
             let repetitions = max(frames, 1) * 10
-            let before = AllocationCounter.thisThread ?? 0
+            let before = (AllocationCounter.thisThread ?? 0)
             let t0 = MonotonicClock.now()
             for _ in 0..<repetitions {
                 renderer.draw(sample, font: font, at: Point(4, 150), color: .white, in: canvas)
             }
             let seconds = MonotonicClock.now() - t0
-            let allocations = AllocationCounter.thisThread ?? 0 - before
+            let allocations = (AllocationCounter.thisThread ?? 0) - before
             let perSecond = Double(glyphs * repetitions) / seconds
             let hitRate = Double(renderer.glyphs.hits) / Double(max(renderer.glyphs.hits + renderer.glyphs.misses, 1))
             print("RESULT radar-kiosk-text \(Int(size))px glyphs_per_second=\(Int(perSecond)) ns_per_glyph=\((seconds / Double(glyphs * repetitions) * 1e9 * 10).rounded() / 10) "

@@ -1,0 +1,48 @@
+import Testing
+import AllocationCounting
+import Raster
+@testable import KioskModel
+@testable import KioskRendering
+
+/// The kiosk's own frames allocate nothing once warm: sweeping, and in the
+/// middle of a transition. The first test shows the counter can see an
+/// allocation at all, so a counter stuck at zero cannot pass the others.
+@Suite(.serialized) struct FrameAllocationTests {
+    @Test(.enabled(if: AllocationCounting.works, Comment(rawValue: AllocationCounting.why)))
+    func theCounterSeesAnAllocation() {
+        var kept: [[Int]] = []
+        let n = AllocationCounting.count { kept.append([Int](repeating: 1, count: 100 + kept.count)) }
+        #expect(n >= 1 && kept.count == 1)
+    }
+
+    func tick(_ width: Int, _ height: Int) throws -> FrameTick {
+        FrameTick(controller: KioskController(layout: KioskLayout(width: width, height: height)),
+                  renderer: KioskRenderer(fonts: try FontSet()), buffer: PixelBuffer(width: width, height: height))
+    }
+
+    @Test(.enabled(if: AllocationCounting.works, Comment(rawValue: AllocationCounting.why)))
+    func sweepingFramesAllocateNothing() throws {
+        let tick = try tick(800, 480)
+        var t = 0.0
+        for _ in 0..<30 { tick.draw(at: t); t += 1.0 / 60 }
+        let n = AllocationCounting.count { for _ in 0..<60 { tick.draw(at: t); t += 1.0 / 60 } }
+        #expect(n == 0, "\(n) allocations in 60 sweeping frames")
+    }
+
+    @Test(.enabled(if: AllocationCounting.works, Comment(rawValue: AllocationCounting.why)))
+    func framesInTheMiddleOfATransitionAllocateNothing() throws {
+        let tick = try tick(800, 480)
+        var t = 0.0
+        // Warm both layouts and every glyph first.
+        for state in [Demo.sampleOverflight, .standby, Demo.sampleOverflight, .standby] {
+            tick.controller.apply(state, at: t)
+            for _ in 0..<90 { tick.draw(at: t); t += 1.0 / 60 }
+        }
+        tick.controller.apply(Demo.sampleOverflight, at: t)
+        tick.draw(at: t)
+        t += 1.0 / 60
+        let n = AllocationCounting.count { for _ in 0..<20 { tick.draw(at: t); t += 1.0 / 60 } }
+        #expect(tick.controller.isAnimating(at: t), "still mid-transition")
+        #expect(n == 0, "\(n) allocations in 20 transition frames")
+    }
+}
