@@ -12,7 +12,7 @@ public final class SBSFeed: FeedSource {
     public let port: UInt16
     public var name: String { FeedSpec.sbs(host: host, port: port).description }
     /// Bytes read per loop turn at most: a receiver flooding lines cannot hold the loop.
-    public var readBudget = 256 << 10
+    public var readBudget = 64 << 10
     private let connector: TCPConnection
     private var connection: FileDescriptor?
     private var connecting = false

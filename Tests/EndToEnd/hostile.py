@@ -478,6 +478,29 @@ for delay in (0.0, 0.01, 0.05):
     codes.append(proc.wait(10))
 check("SIGTERM during start-up: a clean exit, not death by signal", all(c in (0, -signal.SIGTERM) for c in codes) and codes.count(0) >= 2, str(codes))
 
+# SIGHUP keeps the flags the kiosk was started with over the file, and applies the file's live keys.
+put(aircraft_json([{"hex": "4ca123", "flight": "EZY81QK", "alt_baro": 3000, "lat": STATION[0] + 4 / 60, "lon": STATION[1], "seen_pos": 1}]))
+k = None
+try:
+    k = Kiosk("reload", extra=["--radius", "5"], conf=f"feed = {feed_path}\nstation = {STATION[0]}, {STATION[1]}\noverhead.radius_nm = 1\n")
+    mode = lambda: (k.get()[0] or {}).get("state", {}).get("mode")
+    shown = wait_for(lambda: mode() == "overflight", 10)
+    k.proc.send_signal(signal.SIGHUP)
+    reloaded = wait_for(lambda: "configuration reloaded" in k.text(), 10)
+    time.sleep(1.5)   # two feed reads after the reload
+    check("SIGHUP keeps --radius 5 over the file's 1 NM: the aircraft 4 NM away stays", shown and reloaded and mode() == "overflight",
+          k.text().strip().splitlines()[-1])
+    open(k.conf, "a").write("overhead.ceiling_ft = 1000\nrotation = 90\n")
+    k.proc.send_signal(signal.SIGHUP)
+    gone = wait_for(lambda: mode() == "standby", 15)
+    check("SIGHUP applies a lower ceiling at once and names what waits for a restart",
+          gone and "rotation take effect after a restart" in k.text(), k.text().strip().splitlines()[-1])
+except Exception as error:
+    check("the section ran to the end", False, repr(error)[:300])
+finally:
+    if k:
+        k.stop()
+
 crlf = os.path.join(work, "crlf.conf")
 open(crlf, "wb").write(b"# a CRLF file\r\ndisplay = headless\r\nnonsense here\r\nkey.Q = toggle\r\nkey.q = quit\r\n")
 result = subprocess.run([kiosk, "check-config", crlf], capture_output=True, timeout=10)

@@ -144,4 +144,11 @@ import Glibc
         for t in 2...7 { server.service(now: Double(t)); _ = server.takeQueue() }
         #expect(server.clients.count == 1 && server.clients[0].lastHeard >= 6, "the idle client is gone, the talking one stays")
     }
+
+    @Test func scriptsMayBeCRLFWithABOMAndNotesAreShort() throws {
+        let script = try TimedCommand.parseScript("# comment\r\n{\"at\":1,\"cmd\":\"get\"}\r\n\r\n{\"at\":0.5,\"cmd\":\"set\",\"state\":{\"mode\":\"standby\"}}\r\n", name: "a.jsonl")
+        #expect(script == [TimedCommand(at: 0.5, command: .set(.standby)), TimedCommand(at: 1, command: .get)])
+        let long = String(repeating: "n", count: KioskState.maximumNoteLength + 1)
+        #expect(throws: CommandError.self) { try KioskCommand.parse(#"{"cmd":"set","state":{"mode":"standby","note":"\#(long)"}}"#) }
+    }
 }

@@ -90,4 +90,31 @@ import Glibc
         #expect(work.take() == 2)
         #expect(work.take() == nil)
     }
+
+    @Test func aReceiverConnectionIsKeptAliveSoAPoweredOffOneIsNoticed() throws {
+        let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(server) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(server, $0, length) } }
+        listen(server, 1)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(server, $0, &length) } }
+        let connection = TCPConnection(host: "127.0.0.1", port: UInt16(bigEndian: address.sin_port))
+        var progress = connection.begin(at: 0)
+        var socketFD: FileDescriptor?
+        for step in 0..<100 {
+            if case let .connected(fd) = progress { socketFD = fd; break }
+            if case let .failed(message) = progress { Issue.record("connect failed: \(message)"); return }
+            usleep(10_000)
+            progress = connection.step(at: Double(step) * 0.01)
+        }
+        let fd = try #require(socketFD)
+        var on: Int32 = 0, idle: Int32 = 0
+        var size = socklen_t(MemoryLayout<Int32>.size)
+        getsockopt(fd.rawValue, SOL_SOCKET, SO_KEEPALIVE, &on, &size)
+        getsockopt(fd.rawValue, Int32(IPPROTO_TCP), TCP_KEEPIDLE, &idle, &size)
+        #expect(on == 1 && idle == 30)
+    }
 }
