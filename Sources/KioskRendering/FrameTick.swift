@@ -47,7 +47,8 @@ public final class FrameTick {
     }
 
     private func draw() {
-        renderer.draw(controller.renderList, sweepBearing: controller.sweepBearing, into: canvas)
+        renderer.draw(controller.renderList, sweepBearing: controller.sweepBearing,
+                      minimumTextSize: Float(controller.layout.minimumTextSize), into: canvas)
         controller.frameDrawn()
     }
 

@@ -40,7 +40,9 @@ public final class KioskRenderer {
     }
 
     /// Draws a whole frame: background, then the render list in paint order.
-    public func draw(_ items: [RenderItem], sweepBearing: Double, into canvas: Canvas) {
+    /// `minimumTextSize` is the screen's smallest legible text (the layout's):
+    /// the dial's labels never go below it.
+    public func draw(_ items: [RenderItem], sweepBearing: Double, minimumTextSize: Float, into canvas: Canvas) {
         canvas.resetDamage()
         canvas.opacity = 1
         canvas.clear(Self.background)
@@ -48,7 +50,7 @@ public final class KioskRenderer {
             guard let style = KioskStyle(item.style) else { continue }
             canvas.opacity = Float(min(item.opacity, 1))
             switch style {
-            case .dial: drawDial(item, sweepBearing: sweepBearing, in: canvas)
+            case .dial: drawDial(item, sweepBearing: sweepBearing, minimumTextSize: minimumTextSize, in: canvas)
             case .card: drawCard(item, in: canvas)
             default: drawText(item, style: style, in: canvas)
             }
@@ -56,18 +58,27 @@ public final class KioskRenderer {
         canvas.opacity = 1
     }
 
-    private func drawDial(_ item: RenderItem, sweepBearing: Double, in canvas: Canvas) {
+    /// The sizes of the dial's compass (N, E, S, W) and range (5, 10, 15)
+    /// labels: the design's, scaled with the dial, never below the screen's minimum.
+    public func dialLabelSizes(_ item: RenderItem, minimumTextSize: Float) -> (compass: Float, range: Float) {
+        let s = Float(item.frame.width / 2) / (0.42 * 1080)
+        let minimum = max(minimumTextSize, Self.minimumTextSize)
+        return (max(24 * s, minimum), max(16 * s, minimum))
+    }
+
+    private func drawDial(_ item: RenderItem, sweepBearing: Double, minimumTextSize: Float, in canvas: Canvas) {
         let f = item.frame
         let radius = Float(f.width / 2)
         let s = radius / (0.42 * 1080)
+        let labels = dialLabelSizes(item, minimumTextSize: minimumTextSize)
         let channels = DialChannels(item.custom)
         let m = channels.marker
         dial.draw(DialPainter.Parameters(center: Point(Float(f.midX), Float(f.midY)), radius: radius, scale: s,
                                          sweepBearing: Float(sweepBearing), sweepOpacity: Float(1 - channels.stillness), showsBlips: false,
                                          marker: (bearing: Float(m.bearingDegrees), range: Float(m.range), opacity: Float(m.opacity)),
                                          rangeLabels: ("5", "10", "15")),
-                  labelFont: Font(face: fonts.regular, approximateSize: max(24 * s, Self.minimumTextSize)),
-                  rangeFont: Font(face: fonts.regular, approximateSize: max(16 * s, Self.minimumTextSize - 2)), text: text, in: canvas)
+                  labelFont: Font(face: fonts.regular, approximateSize: labels.compass),
+                  rangeFont: Font(face: fonts.regular, approximateSize: labels.range), text: text, in: canvas)
     }
 
     private func drawCard(_ item: RenderItem, in canvas: Canvas) {

@@ -30,29 +30,50 @@ public enum Audit {
 
     /// Problems found for one size and state, one line each.
     public static func problems(width: Int, height: Int, state: KioskState, fonts: FontSet) -> [String] {
-        let renderer = KioskRenderer(fonts: fonts)
         let controller = KioskController(layout: KioskLayout(width: width, height: height), initial: state)
         _ = controller.frameNeeded(at: 0)
-        let items = controller.renderList
+        return problems(in: controller.renderList, layout: controller.layout, renderer: KioskRenderer(fonts: fonts),
+                        place: "\(width)x\(height) \(state.mode.rawValue)")
+    }
+
+    /// Problems of a render list as drawn on a screen of `layout`: every
+    /// visible text's rendered height and contrast, the dial's labels, and
+    /// the decorative tagging of what is not seen.
+    public static func problems(in items: [RenderItem], layout: KioskLayout, renderer: KioskRenderer, place: String) -> [String] {
+        let width = Int(layout.width), height = Int(layout.height)
         // What is behind the text: the frame drawn with every text leaf left out.
         let behind = PixelBuffer(width: width, height: height)
-        renderer.draw(items.filter { !(KioskStyle($0.style)?.isText ?? false) }, sweepBearing: 0, into: Canvas(target: behind))
-        let minimum = controller.layout.minimumTextSize
+        renderer.draw(items.filter { !(KioskStyle($0.style)?.isText ?? false) }, sweepBearing: 0,
+                      minimumTextSize: Float(layout.minimumTextSize), into: Canvas(target: behind))
+        let minimum = layout.minimumTextSize
+        let scratch = PixelBuffer(width: width, height: height)
         var found: [String] = []
-        let where_ = "\(width)x\(height) \(state.mode.rawValue)"
         for item in items {
             let visible = item.opacity > 0.001
             let isText: Bool = { if case .text = item.content { return true } else { return false } }()
             let isEmpty: Bool = { if case let .text(s) = item.content { return s.isEmpty } else { return false } }()
             if (!visible || isEmpty) && !item.isDecorative {
-                found.append("\(where_): \(item.id) is invisible but not tagged decorative")
+                found.append("\(place): \(item.id) is invisible but not tagged decorative")
+            }
+            if KioskStyle(item.style) == .dial && visible {
+                let sizes = renderer.dialLabelSizes(item, minimumTextSize: Float(minimum))
+                for (name, size) in [("compass", sizes.compass), ("range", sizes.range)] where Double(size) + 0.01 < minimum {
+                    found.append("\(place): the dial's \(name) labels are \(rounded(Double(size))) px, below the \(rounded(minimum)) px minimum")
+                }
             }
             guard visible, isText, !isEmpty, let style = KioskStyle(item.style) else { continue }
-            if item.frame.height + 0.01 < minimum {
-                found.append("\(where_): \(item.id) is \(rounded(item.frame.height)) px, below the \(rounded(minimum)) px minimum")
+            let look = renderer.textStyle(style)
+            // The height the text is drawn at, measured in pixels: its capitals
+            // and digits must stand as tall as the minimum size's capitals.
+            if case let .text(text) = item.content, text.contains(where: { $0.isUppercase || $0.isNumber }) {
+                renderer.draw([item], sweepBearing: 0, minimumTextSize: Float(minimum), into: Canvas(target: scratch))
+                let ink = inkRows(scratch, background: KioskRenderer.background.premultipliedPixel)
+                let needed = Double(look.face.capHeightEm) * minimum - 1
+                if Double(ink) < needed {
+                    found.append("\(place): \(item.id) is drawn \(ink) px tall, below the \(rounded(needed)) px capitals of the \(rounded(minimum)) px minimum")
+                }
             }
             // Sample the background over the text's line box.
-            let look = renderer.textStyle(style)
             let color = look.color.withAlpha(look.color.alpha * Float(item.opacity)).premultipliedPixel
             let anchorX = Int(item.frame.x), top = max(Int(item.frame.y), 0), bottom = min(Int(item.frame.maxY), height - 1)
             let span = max(Int(item.frame.height), 8)
@@ -69,10 +90,24 @@ public enum Audit {
                 }
             }
             if worst < minimumContrast {
-                found.append("\(where_): \(item.id) has contrast \(rounded(worst)):1, below \(minimumContrast):1")
+                found.append("\(place): \(item.id) has contrast \(rounded(worst)):1, below \(minimumContrast):1")
             }
         }
         return found
+    }
+
+    /// How many rows of `buffer` hold anything but the background: a text's ink height.
+    static func inkRows(_ buffer: PixelBuffer, background: UInt32) -> Int {
+        var first = -1, last = -1
+        for y in 0..<buffer.height {
+            let row = buffer.row(y)
+            for x in 0..<buffer.width where row[x] != background {
+                if first < 0 { first = y }
+                last = y
+                break
+            }
+        }
+        return first < 0 ? 0 : last - first + 1
     }
 
     static func rounded(_ v: Double) -> Double { (v * 100).rounded() / 100 }

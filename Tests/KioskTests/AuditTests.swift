@@ -1,0 +1,61 @@
+import Testing
+import AnimationCore
+@testable import KioskModel
+@testable import KioskRendering
+@testable import KioskTools
+
+/// The audit must report what it looks for: it is shown each kind of problem.
+@Suite struct AuditFindsProblemsTests {
+    static let layout = KioskLayout(width: 800, height: 480)
+
+    func items(_ state: KioskState) -> [RenderItem] {
+        let controller = KioskController(layout: Self.layout, initial: state)
+        _ = controller.frameNeeded(at: 0)
+        return controller.renderList
+    }
+
+    func problems(_ items: [RenderItem]) throws -> [String] {
+        Audit.problems(in: items, layout: Self.layout, renderer: KioskRenderer(fonts: try FontSet()), place: "test")
+    }
+
+    @Test func theKiosksOwnSceneHasNone() throws {
+        #expect(try problems(items(Demo.sampleOverflight)).isEmpty)
+        #expect(try problems(items(.standby)).isEmpty)
+    }
+
+    @Test func lowContrastIsReported() throws {
+        var list = items(Demo.sampleOverflight)
+        let i = try #require(list.firstIndex { $0.id.path == "card/route" })
+        list[i].opacity = 0.2
+        #expect(try problems(list).contains { $0.contains("card/route has contrast") })
+    }
+
+    @Test func textDrawnTooSmallIsReported() throws {
+        var list = items(Demo.sampleOverflight)
+        let i = try #require(list.firstIndex { $0.id.path == "card/row0/label" })
+        list[i].frame.y += list[i].frame.height - 7
+        list[i].frame.height = 7
+        #expect(try problems(list).contains { $0.contains("card/row0/label is drawn") && $0.contains("px tall, below") })
+    }
+
+    @Test func anInvisibleLeafNotTaggedDecorativeIsReported() throws {
+        var list = items(.standby)
+        let i = try #require(list.firstIndex { $0.id.path == "card/callsign" })
+        list[i].isDecorative = false
+        #expect(try problems(list).contains { $0.contains("card/callsign is invisible but not tagged decorative") })
+    }
+
+    @Test func dialLabelsBelowTheMinimumAreReported() throws {
+        // A screen whose minimum is above what the dial's labels would be drawn at: 1080p wants 23.8 px.
+        let big = KioskLayout(width: 1920, height: 1080)
+        let controller = KioskController(layout: big)
+        _ = controller.frameNeeded(at: 0)
+        let renderer = KioskRenderer(fonts: try FontSet())
+        let dial = try #require(controller.renderList.first { $0.id == KioskScene.dialID })
+        let sizes = renderer.dialLabelSizes(dial, minimumTextSize: Float(big.minimumTextSize))
+        #expect(Double(sizes.range) >= big.minimumTextSize && Double(sizes.compass) >= big.minimumTextSize)
+        // Told a smaller minimum, the renderer draws the range labels at the design's 16 px, which the audit on 1080p reports.
+        let small = renderer.dialLabelSizes(dial, minimumTextSize: 12)
+        #expect(small.range < Float(big.minimumTextSize))
+    }
+}
