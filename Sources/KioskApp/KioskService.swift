@@ -88,7 +88,7 @@ final class KioskService {
     private func handle(_ signal: ServiceSignal, at time: Double) -> Bool {
         switch signal {
         case let .terminate(number):
-            Log.line("radar-kiosk: signal \(number), restoring the console")
+            Log.line("radar-kiosk: signal \(number), restoring the console" + (controller.isAnimating(at: time) ? " (mid-transition)" : ""))
             notifier.send("STOPPING=1")
             return false
         case .reload:

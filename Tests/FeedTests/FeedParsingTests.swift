@@ -89,9 +89,8 @@ import Glibc
         #expect(abs(v2.now - 1_700_000_000.123) < 1e-6 && v2.aircraft.count == 1)
         #expect(throws: AircraftJSON.Failure.self) { try AircraftJSON.parse(Array("{\"now\":1,\"aircraft\":[".utf8)) }
         #expect(throws: AircraftJSON.Failure.self) { try AircraftJSON.parse(Array("[1,2]".utf8)) }
-        do { _ = try AircraftJSON.parse(Array("{\"now\": 1, \"aircraft\": [}".utf8)) } catch let e as AircraftJSON.Failure {
-            #expect(e.description.hasPrefix("malformed JSON at line 1, column"))
-        }
+        let error = #expect(throws: AircraftJSON.Failure.self) { try AircraftJSON.parse(Array("{\"now\": 1, \"aircraft\": [}".utf8)) }
+        #expect(error?.description.hasPrefix("malformed JSON at line 1, column") == true, "\(String(describing: error))")
     }
 
     @Test func sbsCapturesInEveryDialect() throws {

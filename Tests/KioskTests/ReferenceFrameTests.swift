@@ -26,6 +26,23 @@ import AllocationCounting
         #expect(dial.mean <= 0.5, "dial: \(dial)")
         #expect(dial.shareOver8 <= 0.005, "dial: \(dial)")
         #expect(whole.mean <= 1.5, "whole frame: \(whole)")
+        // Each line of the card on its own: its ink (light above the band's
+        // background) within a fifth of cairo's, so a line drawn wrong or not at
+        // all shows, where a whole-frame mean would dilute it.
+        let s = Double(height) / 1080
+        let cardX = Int(0.58 * Double(width)), cardY = 0.20 * Double(height), cardWidth = Int(0.36 * Double(width))
+        func ink(_ buffer: PixelBuffer, rows: Range<Int>) -> Double {
+            var levels: [Int] = []
+            for y in rows { for x in cardX..<(cardX + cardWidth) { let p = buffer[x, y]; levels.append(Int((p >> 16) & 0xFF) + Int((p >> 8) & 0xFF) + Int(p & 0xFF)) } }
+            let background = levels.sorted()[levels.count / 2]
+            return Double(levels.reduce(0) { $0 + max(0, $1 - background) })
+        }
+        for (line, baseline, size) in [("OVERFLIGHT", 60.0, 28.0), ("BAW283", 150, 72), ("B789 · LHR → LAX", 200, 32), ("ALT", 280, 40),
+                                       ("GS", 340, 40), ("DIST", 400, 40), ("BRG", 460, 40)] {
+            let rows = Int(cardY + (baseline - size) * s)..<Int(cardY + (baseline + 0.25 * size) * s)
+            let ours = ink(reference.buffer, rows: rows), theirs = ink(cairo, rows: rows)
+            #expect(theirs > 0 && ours / theirs > 0.8 && ours / theirs < 1.25, "\(line): ink \(ours) against cairo's \(theirs)")
+        }
     }
 
     @Test(.enabled(if: AllocationCounting.works, Comment(rawValue: AllocationCounting.why)))
