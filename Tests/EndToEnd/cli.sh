@@ -4,6 +4,7 @@
 # Usage: cli.sh PATH/TO/radar-kiosk
 set -uo pipefail
 kiosk=$1
+here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 passed=0
@@ -43,13 +44,17 @@ echo '{"mode":"standby"}' > "$work/standby.json"
 echo '{"mode":"overflight","aircraft":{"callsign":"BAW283","altitude_ft":"high"}}' > "$work/bad.json"
 run render --state "$work/over.json" --size 800x480 --out "$work/over.png"
 check "render writes a PNG" bash -c "[ $status = 0 ] && head -c 8 '$work/over.png' | od -An -c | grep -q 'P   N   G'"
-run render --state "$work/over.json" --from "$work/standby.json" --at 0.3 --size 640x360 --out "$work/mid.png"
-check "render a moment of a transition" bash -c "[ $status = 0 ] && [ -s '$work/mid.png' ]"
+run render --state "$work/standby.json" --size 800x480 --out "$work/standby.png"
+check "the card and the empty sky are different pictures" bash -c "[ $status = 0 ] && python3 '$here/pictures.py' differ '$work/over.png' '$work/standby.png' 5"
+run render --state "$work/over.json" --from "$work/standby.json" --at 0.3 --size 800x480 --out "$work/mid.png"
+check "render a moment of a transition: neither end" bash -c "[ $status = 0 ] && python3 '$here/pictures.py' differ '$work/mid.png' '$work/over.png' 2 && python3 '$here/pictures.py' differ '$work/mid.png' '$work/standby.png' 2"
+run render --state "$work/over.json" --from "$work/standby.json" --at 3 --size 800x480 --out "$work/late.png"
+check "render three seconds after the change: the settled state" bash -c "[ $status = 0 ] && python3 '$here/pictures.py' compare '$work/late.png' '$work/over.png' 0.3"
 run render --state "$work/bad.json" --size 640x360 --out "$work/bad.png"
 check "a bad state names the file and the field" bash -c "[ $status = 1 ] && grep -q 'bad.json: state.aircraft.altitude_ft: expected a number' '$work/err' && [ ! -e '$work/bad.png' ]"
 
 run reference-frame --frame 5 --size 800x480 --out "$work/ref.png"
-check "reference-frame writes frame 5" bash -c "[ $status = 0 ] && [ -s '$work/ref.png' ]"
+check "reference-frame writes frame 5, close to cairo's" bash -c "[ $status = 0 ] && python3 '$here/pictures.py' compare '$work/ref.png' '$here/../KioskTests/Fixtures/reference-frames/cairo-800x480-f5.png' 1.5"
 
 run run --display headless --size 320x240 --refresh 30 --autoplay demo --record "$work/demo.y4m"
 check "headless demo records a Y4M video" bash -c "[ $status = 0 ] && head -c 20 '$work/demo.y4m' | grep -q 'YUV4MPEG2 W320 H240'"

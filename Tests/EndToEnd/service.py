@@ -70,6 +70,32 @@ for address in [os.path.join(work, "notify.sock"), "@radar-kiosk-test-%d" % os.g
     check(f"{address}: STOPPING=1 on SIGTERM and exit 0", any("STOPPING=1" in m for m in after) and code == 0, f"{after} exit {code}")
     sock.close()
 
+# SIGUSR1's screenshot is the picture on screen: decoded, it is the rendering of the state shown.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pictures import difference, read_png  # noqa: E402
+shots = os.path.join(work, "shots")
+os.makedirs(shots)
+open(os.path.join(work, "shot.conf"), "w").write(f"display = headless\nsize = 320x240\nrefresh = 30\nscreenshot_dir = {shots}\nkeyboard = none\n")
+state = '{"mode":"overflight","aircraft":{"callsign":"BAW283","altitude_ft":36000,"ground_speed_kt":487}}'
+proc = subprocess.Popen([kiosk, "run", "--config", os.path.join(work, "shot.conf")], stdin=subprocess.PIPE,
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+proc.stdin.write(('{"cmd":"set","state":' + state + '}\n').encode())
+proc.stdin.flush()
+time.sleep(3)   # the glide settles (1.5 s); a frame is drawn only while something moves
+proc.send_signal(signal.SIGUSR1)
+deadline = time.time() + 10
+while not [f for f in os.listdir(shots) if f.endswith(".png")] and time.time() < deadline:
+    time.sleep(0.1)
+time.sleep(0.3)
+proc.send_signal(signal.SIGTERM)
+proc.wait(10)
+open(os.path.join(work, "state.json"), "w").write(state + "\n")
+subprocess.run([kiosk, "render", "--state", os.path.join(work, "state.json"), "--size", "320x240", "--out", os.path.join(work, "want.png")],
+               check=True, capture_output=True)
+taken = [f for f in os.listdir(shots) if f.endswith(".png")]
+mean = difference(read_png(os.path.join(shots, taken[0]))[2], read_png(os.path.join(work, "want.png"))[2])[0] if taken else None
+check("a SIGUSR1 screenshot is the picture of the state shown", mean is not None and mean < 0.5, f"(mean difference {mean})")
+
 # Without NOTIFY_SOCKET nothing is sent and nothing breaks.
 proc = subprocess.run([kiosk, "run", "--config", config, "--frames", "3"], stdin=subprocess.DEVNULL,
                       capture_output=True, env={k: v for k, v in os.environ.items() if k != "NOTIFY_SOCKET"}, timeout=30)

@@ -20,79 +20,14 @@ import time
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "EndToEnd"))
+from pictures import difference, read_png, read_ppm  # noqa: E402
 # The VM's modules: one list for assets.sh, this harness and init.sh.
 MODULE_LIST = os.path.join(HERE, "modules.txt")
 MODULES = [line.split()[0] for line in open(MODULE_LIST) if line.strip() and not line.startswith("#")]
 
 
 # ---------------------------------------------------------------- images
-def read_png(path):
-    """RGB(A) 8-bit PNG -> (width, height, bytes RGB). Enough for libpng's output."""
-    data = open(path, "rb").read()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", path
-    pos, idat, w = 8, b"", 0
-    while pos < len(data):
-        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + n]
-        if kind == b"IHDR":
-            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
-            assert depth == 8 and ctype in (2, 6), "unsupported PNG"
-            channels = 3 if ctype == 2 else 4
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + n
-    raw = zlib.decompress(idat)
-    stride = w * channels
-    out = bytearray(h * stride)
-    prev = bytearray(stride)
-    for y in range(h):
-        f = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            a = line[i - channels] if i >= channels else 0
-            b = prev[i]
-            c = prev[i - channels] if i >= channels else 0
-            if f == 1: line[i] = (line[i] + a) & 255
-            elif f == 2: line[i] = (line[i] + b) & 255
-            elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
-            elif f == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        out[y * stride:(y + 1) * stride] = line
-        prev = line
-    if channels == 4:
-        out = bytearray(b for i in range(0, len(out), 4) for b in out[i:i + 3])
-    return w, h, bytes(out)
-
-
-def read_ppm(path):
-    data = open(path, "rb").read()
-    parts, pos = [], 0
-    while len(parts) < 4:
-        while data[pos:pos + 1].isspace(): pos += 1
-        if data[pos:pos + 1] == b"#":
-            pos = data.index(b"\n", pos) + 1
-            continue
-        end = pos
-        while not data[end:end + 1].isspace(): end += 1
-        parts.append(data[pos:end]); pos = end
-    pos += 1
-    assert parts[0] == b"P6"
-    return int(parts[1]), int(parts[2]), data[pos:]
-
-
-def difference(a, b):
-    """Mean absolute channel difference and share of channels off by more than 8."""
-    assert len(a) == len(b)
-    total, over = 0, 0
-    for x, y in zip(a, b):
-        d = abs(x - y)
-        total += d
-        over += d > 8
-    return total / len(a), over / len(a)
-
-
 def number_in(text, before, after):
     """The number between `before` and `after` in `text`, or None."""
     try:
