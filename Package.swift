@@ -66,6 +66,7 @@ let package = Package(
         .testTarget(name: "InputTests", dependencies: ["Input", "KioskModel", "SystemIO"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster"]),
         .testTarget(name: "SystemIOTests", dependencies: ["SystemIO"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     ],
     swiftLanguageModes: [.v6]
 )

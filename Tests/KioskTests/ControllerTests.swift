@@ -3,8 +3,10 @@ import AnimationCore
 import Display
 @testable import Feed
 import Raster
+import JSON
 import SystemIO
 @testable import KioskModel
+@testable import KioskRendering
 
 /// Every input-to-state rule, on the controller alone: no display, no device,
 /// no clock (times are passed in).
@@ -165,5 +167,57 @@ import SystemIO
         #expect(abs(c.sweepBearing - (10 * 90).truncatingRemainder(dividingBy: 360)) < 0.5, "resumed on the clock's own time")
         let dial = c.renderList.first { $0.id == KioskScene.dialID }.map { DialChannels($0.custom) }
         #expect(dial?.stillness == 1, "at the moment it resumes the sweep is invisible")
+    }
+}
+
+/// What the README claims of the card and the dial, checked on drawn frames.
+@Suite struct DrawnClaimsTests {
+    func frame(_ state: KioskState, _ width: Int = 800, _ height: Int = 480) throws -> (PixelBuffer, KioskLayout) {
+        let layout = KioskLayout(width: width, height: height)
+        let buffer = PixelBuffer(width: width, height: height)
+        FrameTick(controller: KioskController(layout: layout, initial: state), renderer: KioskRenderer(fonts: try FontSet()), buffer: buffer).draw(at: 0)
+        return (buffer, layout)
+    }
+
+    /// The aircraft marker (the brightest green on the still face) sits at its bearing and distance.
+    @Test(arguments: [(90.0, 1.0, 0.0), (270.0, -1.0, 0.0), (0.0, 0.0, -1.0), (180.0, 0.0, 1.0)])
+    func theMarkerSitsAtTheAircraftsBearing(bearing: Double, east: Double, south: Double) throws {
+        var aircraft = Demo.sampleAircraft
+        aircraft.bearingDegrees = bearing
+        aircraft.distanceNM = 10
+        let (buffer, layout) = try frame(KioskState(mode: .overflight, aircraft: aircraft))
+        let dial = layout.dialFrame(.overflight)
+        var best = (x: 0, y: 0, g: 0)
+        for y in Int(dial.y)..<Int(dial.maxY) {
+            for x in Int(dial.x)..<Int(dial.maxX) {
+                let p = buffer[x, y], g = Int((p >> 8) & 0xFF) - Int(p & 0xFF)
+                if g > best.g { best = (x, y, g) }
+            }
+        }
+        let r = dial.width / 2 * 10 / KioskScene.dialRangeNM
+        #expect(abs(Double(best.x) - (dial.midX + east * r)) < 6 && abs(Double(best.y) - (dial.midY + south * r)) < 6,
+                "marker at \(best.x),\(best.y) for bearing \(bearing)")
+    }
+
+    @Test func getRoundTripsTheStateThatWasSet() throws {
+        let c = KioskController(layout: KioskLayout(width: 320, height: 240))
+        let state = Demo.sampleOverflight
+        _ = c.handle(.commandLine(.text(#"{"cmd":"set","state":"# + state.json.serialized + "}"), client: .nobody), at: 0)
+        let reply = try #require(c.handle(.commandLine(.text(#"{"cmd":"get"}"#), client: .nobody), at: 0.1).reply)
+        let parsed = try JSONParser.parse(reply)
+        #expect(try KioskState(json: #require(parsed["state"])) == state)
+        for bad in ["{", #"{"cmd":"set","state":{"mode":"x"}}"#, "\u{1}"] {
+            let error = try #require(c.handle(.commandLine(.text(bad), client: .nobody), at: 1).reply)
+            #expect((try? JSONParser.parse(error))?["ok"] == .bool(false), "an error is valid JSON: \(error)")
+        }
+    }
+
+    @Test func routesFromTheRoutesFileReachTheCard() throws {
+        let (interpreter, events) = ControllerTests.feed(callsign: "EZY81QK")
+        interpreter.routes = ["EZY81QK": "BFS → LGW"]
+        let c = KioskController(layout: KioskLayout(width: 320, height: 240))
+        c.feed = interpreter
+        _ = c.handle(.feed(events), at: 1)
+        #expect(c.state.aircraft?.route == "BFS → LGW")
     }
 }

@@ -260,6 +260,10 @@ class Tests:
         mean, over8 = difference(screen, want)
         self.check("the DRM screen matches the headless rendering", (ew, eh) == (w, h) and mean < 1.0 and over8 < 0.01, f"(mean {mean:.3f}, >8: {over8 * 100:.2f} %)")
 
+        # Another program holds the display: a second kiosk says so and gives up.
+        status, out = self.vm.sh("radar-kiosk run --display drm --frames 1")
+        self.check("a second kiosk is told another program holds the display", status != 0 and "another program holds the display" in out,
+                   out.strip().splitlines()[-1] if out.strip() else "")
         log = self.stop_kiosk("TERM")
         self.check("SIGTERM: the kiosk exits 0", "exit=0" in log, log.strip().splitlines()[-1] if log.strip() else "")
         self.wait_for_screen(console_before[2], timeout=10)
@@ -410,6 +414,17 @@ class Tests:
                    mean < 1.0 and "state OVERFLIGHT (GPIO OVERHEAD active)" in self.kiosk_log(), f"(vs the headless rendering {mean:.3f})")
         self.stop_kiosk("TERM")
         self.vm.sh(f"echo pull-down > {sim}")
+
+        # Active low: the line pulled low is "overhead".
+        self.vm.sh("printf 'display = drm\\ngpio.line = OVERHEAD\\ngpio.active_low = yes\\nkeyboard = none\\n' > /tmp/gpio-low.conf")
+        self.vm.sh(f"echo pull-up > {sim}")
+        self.start_kiosk("--config /tmp/gpio-low.conf")
+        self.vm.sh(f"echo pull-down > {sim}")
+        self.wait_until(lambda: "GPIO OVERHEAD active" in self.kiosk_log(), 20)
+        log = self.stop_kiosk("TERM")
+        high, low = "state STANDBY (GPIO OVERHEAD inactive)", "state OVERFLIGHT (GPIO OVERHEAD active)"
+        self.check("an active-low line: high at start is standby, pulled low is overhead",
+                   high in log and low in log and log.index(high) < log.index(low), " / ".join(l for l in log.splitlines() if "GPIO" in l))
 
         # A GPIO line that does not exist: one clear line in the log, and the kiosk runs on.
         self.vm.sh("printf 'display = drm\\ngpio.line = NO_SUCH_LINE\\nkeyboard = none\\n' > /tmp/nogpio.conf")

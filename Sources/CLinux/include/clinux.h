@@ -29,7 +29,6 @@ static const unsigned long radar_kdgkbmode = KDGKBMODE;
 static const int radar_kd_graphics = KD_GRAPHICS;
 static const int radar_kd_text = KD_TEXT;
 static const int radar_k_off = K_OFF;
-static const unsigned long radar_vt_getstate = VT_GETSTATE;
 static const unsigned long radar_vt_setmode = VT_SETMODE;
 static const unsigned long radar_vt_reldisp = VT_RELDISP;
 
