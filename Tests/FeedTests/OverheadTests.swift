@@ -69,4 +69,57 @@ import Testing
         #expect(abs(north.bearing(to: moved)) < 1e-9 && abs(north.distanceNM(to: moved) - 6.0) < 0.05)
         #expect(abs(moved.bearing(to: north) - 180) < 1e-9)
     }
+
+    func report(_ hex: String, north distanceNM: Double, altitude: Int? = 3000, positionAge: Double = 1, onGround: Bool = false,
+                callsign: String? = nil) -> AircraftReport {
+        var r = AircraftReport(hex: hex)
+        r.callsign = callsign
+        r.altitudeFeet = altitude
+        r.onGround = onGround
+        r.latitude = station.latitude + distanceNM / 60
+        r.longitude = station.longitude
+        r.positionAge = positionAge
+        return r
+    }
+
+    @Test func theCeilingThePositionAgeAndTheIgnoreListEachExclude() {
+        var settings = OverheadSelector.Settings(station: station)
+        settings.ceilingFeet = 5000
+        settings.maximumPositionAge = 20
+        settings.ignore = ["ignored1", "abc999"]
+        let selector = OverheadSelector(settings: settings)
+        let snapshot = AircraftSnapshot(now: 0, aircraft: [
+            report("a00001", north: 1, altitude: 5001),                      // above the ceiling
+            report("a00002", north: 1, altitude: 5000, positionAge: 21),    // position too old
+            report("a00003", north: 1, callsign: "IGNORED1"),               // ignored by callsign
+            report("abc999", north: 1),                                     // ignored by address
+            report("a00004", north: 1, altitude: nil),                      // altitude unknown
+            report("a00005", north: 2, altitude: 5000, positionAge: 20),    // at the limits: shown
+        ])
+        #expect(selector.candidates(in: snapshot, radius: 3).map(\.report.hex) == ["a00005"])
+    }
+
+    @Test func aClearlyCloserAircraftTakesOver() {
+        var selector = OverheadSelector(settings: .init(station: station))
+        let far = report("a00001", north: 2.5)
+        #expect(selector.update(AircraftSnapshot(now: 0, aircraft: [far]), at: 0)?.report.hex == "a00001")
+        // Slightly closer: the shown one keeps its place (no flapping between two).
+        #expect(selector.update(AircraftSnapshot(now: 1, aircraft: [far, report("a00002", north: 2.2)]), at: 1)?.report.hex == "a00001")
+        // Clearly closer (under 80 % of the distance): it takes over.
+        #expect(selector.update(AircraftSnapshot(now: 2, aircraft: [far, report("a00002", north: 1.0)]), at: 2)?.report.hex == "a00002")
+    }
+
+    @Test func sbsAircraftExpireAndReportTheGround() {
+        var decoder = SBS1Decoder()
+        decoder.expiry = 60
+        decoder.feed("MSG,3,1,1,4CA123,1,,,,,,3000,,,51.47,-0.45,,,0,0,0,0", at: 0)
+        decoder.feed("MSG,2,1,1,4CA124,1,,,,,,,12,90,51.47,-0.45,,,0,0,0,-1", at: 0)
+        decoder.feed("MSG,1,1,1,4CA124,1,,,,,TAXI1,,,,,,,,,,,", at: 30)
+        var snapshot = decoder.snapshot(at: 50)
+        let taxi = snapshot.aircraft.first { $0.hex == "4ca124" }
+        #expect(snapshot.aircraft.count == 2 && taxi?.onGround == true && taxi?.altitudeFeet == nil && taxi?.callsign == "TAXI1")
+        #expect(taxi?.age == 20 && taxi?.positionAge == 50)
+        snapshot = decoder.snapshot(at: 70)
+        #expect(snapshot.aircraft.map(\.hex) == ["4ca124"], "silent for 70 s: expired; heard 40 s ago: kept")
+    }
 }

@@ -204,9 +204,9 @@ class Tests:
             subprocess.run([self.kiosk, "render", "--state", src, "--size", f"{w}x{h}", "--out", path], check=True, capture_output=True)
         return read_png(path)[2]
 
-    def wait_for_screen(self, want, timeout=30, device=None, within=1.0, away=False):
-        """Waits until the screen matches `want` (mean difference under `within`; with away, over it);
-        returns (mean, seconds waited)."""
+    def wait_for_screen(self, want, timeout=30, device=None, within=0.2, away=False):
+        """Waits until the screen matches `want` (mean difference under `within`: settled, not merely
+        close mid-glide; with away, over it); returns (mean, seconds waited)."""
         started = time.time()
         while True:
             _, _, screen = self.vm.screendump(device)
@@ -501,7 +501,7 @@ class Tests:
         while True:   # until the glide settles (or 30 s)
             w, h, screen = self.vm.screendump()
             mean, over8 = difference(turned_back(screen, w, h), want)
-            if mean < 1.0 or time.time() - started > 30:
+            if mean < 0.2 or time.time() - started > 30:
                 break
             time.sleep(0.3)
         log = self.stop_kiosk("TERM")
@@ -567,7 +567,7 @@ class Tests:
             return
         time.sleep(1)
         self.start_kiosk("--display drm --output VGA-1 --size 800x600 --pixel-format rgb565 --autoplay /etc/overflight.jsonl")
-        self.wait_for_screen(self.expected(800, 600)[2], device="video1", within=3.0)
+        self.wait_for_screen(self.expected(800, 600)[2], device="video1", within=2.6)
         w, h, screen = self.vm.screendump(device="video1")
         log = self.stop_kiosk("TERM")
         ew, eh, want = self.expected(w, h)
