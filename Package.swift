@@ -59,7 +59,7 @@ let package = Package(
 
         .testTarget(name: "AnimationCoreTests", dependencies: ["AnimationCore", "AllocationCounting"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "RasterIO"]),
-        .testTarget(name: "TypographyTests", dependencies: ["Typography", "Raster", "AnimationCore", "AllocationCounting"]),
+        .testTarget(name: "TypographyTests", dependencies: ["Typography", "Raster", "AnimationCore", "AllocationCounting", "CFreeType"]),
         .testTarget(name: "KioskTests", dependencies: ["KioskApp", "KioskTools", "KioskRendering", "KioskModel", "Feed",
                                                        "SystemIO", "AllocationCounting"], exclude: ["Fixtures"]),
         .testTarget(name: "FeedTests", dependencies: ["Feed", "JSON", "SystemIO"], exclude: ["Fixtures"]),

@@ -155,7 +155,7 @@ public enum KioskRun {
         guard let station = config.station else {
             throw ArgumentError("a feed needs the station (--station LAT,LON or station = in the configuration)")
         }
-        let interpreter = FeedInterpreter(sourceName: config.feed.map(resolved)?.description ?? "",
+        let interpreter = FeedInterpreter(sourceName: config.feed.map { resolved($0) }?.description ?? "",
                                           selector: OverheadSelector(settings: config.selectorSettings(station: station)))
         if let routes = config.routes { interpreter.routes = try RouteTable.load(routes) }
         return interpreter
@@ -163,14 +163,14 @@ public enum KioskRun {
 
     /// `auto` as the path it stands for: readsb's file, else dump1090-fa's
     /// (the first is watched if neither exists yet).
-    static func resolved(_ spec: FeedSpec) -> FeedSpec {
+    static func resolved(_ spec: FeedSpec, candidates: [String] = FeedSpec.automaticPaths) -> FeedSpec {
         guard spec == .auto else { return spec }
-        return .file(FeedSpec.automaticPaths.first { access($0, F_OK) == 0 } ?? FeedSpec.automaticPaths[0])
+        return .file(candidates.first { access($0, F_OK) == 0 } ?? candidates[0])
     }
 
     /// The live source for the configured feed.
     static func makeFeedSource(_ config: KioskConfiguration) throws -> (any FeedSource)? {
-        switch config.feed.map(resolved) {
+        switch config.feed.map { resolved($0) } {
         case nil, .auto?: return nil
         case let .file(path)?: return try FileFeed(path: path)
         case let .http(host, port, path)?: return HTTPFeed(host: host, port: port, path: path)

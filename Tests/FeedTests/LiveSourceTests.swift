@@ -43,7 +43,8 @@ import Glibc
         let source = SBSFeed(host: "127.0.0.1", port: server.port)
         var clock = 0.0
         _ = pump(source, for: 0.2, clock: &clock)
-        var peer = accept(server.fd, nil, nil)
+        // Every wait has a limit: a source that never connects fails the test, it does not hang the run.
+        var peer = acceptWithin(server.fd, seconds: 10)
         #expect(peer >= 0)
         _ = lines.withCString { write(peer, $0, strlen($0)) }
         let first = pump(source, for: 1.5, clock: &clock)
@@ -105,6 +106,13 @@ import Glibc
 
 enum Descriptor {
     static func nonBlocking(_ fd: Int32) { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+}
+
+/// accept() with a time limit: -1 when nobody connected in time.
+func acceptWithin(_ fd: Int32, seconds: Double) -> Int32 {
+    var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    guard poll(&ready, 1, Int32(seconds * 1000)) == 1 else { return -1 }
+    return accept(fd, nil, nil)
 }
 
 /// aircraft.json over HTTP from a loopback server that answers, stops, answers

@@ -1,6 +1,10 @@
 import Testing
 import Display
 import Raster
+import Feed
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import KioskApp
 @testable import KioskModel
 @testable import KioskRendering
@@ -61,4 +65,20 @@ final class FailingPresenter: Presenter {
 
 enum HeadlessDisplayForTests {
     static func make() -> HeadlessDisplay { try! HeadlessDisplay(width: 64, height: 48, refreshRate: 240) }
+}
+
+@Suite struct FeedAutoTests {
+    /// `feed = auto` takes readsb's file, else dump1090-fa's, and watches the first while neither exists.
+    @Test func autoTakesTheFirstReceiverFileThatExists() throws {
+        let dir = "/tmp/rk-auto-\(getpid())"
+        let readsb = dir + "/readsb.json", fa = dir + "/dump1090-fa.json"
+        mkdir(dir, 0o700)
+        defer { unlink(readsb); unlink(fa); rmdir(dir) }
+        #expect(KioskRun.resolved(.auto, candidates: [readsb, fa]) == .file(readsb), "neither: the first is watched")
+        close(open(fa, O_CREAT | O_WRONLY, 0o600))
+        #expect(KioskRun.resolved(.auto, candidates: [readsb, fa]) == .file(fa))
+        close(open(readsb, O_CREAT | O_WRONLY, 0o600))
+        #expect(KioskRun.resolved(.auto, candidates: [readsb, fa]) == .file(readsb))
+        #expect(KioskRun.resolved(.sbs(host: "x", port: 1)) == .sbs(host: "x", port: 1))
+    }
 }

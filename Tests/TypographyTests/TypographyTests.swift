@@ -1,4 +1,5 @@
 import Testing
+import CFreeType
 import AnimationCore
 import Raster
 @testable import Typography
@@ -36,9 +37,17 @@ import Raster
         let font = try Font(face: regular, size: 72)
         let text = TextRenderer()
         let run = text.shaper.shape("BAW283", font: font)
-        // The advance is the sum of HarfBuzz's advances: check against per-glyph sums and plausibility.
-        #expect(abs(run.advance - run.glyphs.reduce(0) { $0 + $1.advance }) < 0.001)
-        #expect(run.advance > 72 * 3 && run.advance < 72 * 5)
+        // The shaped advance against FreeType's own horizontal metrics (hmtx, read
+        // without HarfBuzz): the same widths, give or take the font's kerning.
+        var designUnits = 0
+        for glyph in run.glyphs {
+            var advance: FT_Fixed = 0
+            #expect(FT_Get_Advance(regular.face, glyph.index, FT_Int32(FT_LOAD_NO_SCALE), &advance) == 0)
+            designUnits += Int(advance)
+        }
+        let hmtx = Float(designUnits) * 72 / Float(regular.unitsPerEm)
+        #expect(abs(run.advance - hmtx) < 0.05 * hmtx, "shaped \(run.advance) px, hmtx \(hmtx) px")
+        #expect(run.glyphs.count == 6 && run.glyphs.allSatisfy { $0.index != 0 }, "every character has its glyph")
         let buffer = PixelBuffer(width: 400, height: 120)
         let canvas = Canvas(target: buffer)
         canvas.clear(.black)
