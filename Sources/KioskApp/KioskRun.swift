@@ -170,7 +170,7 @@ public enum KioskRun {
 
     /// The live source for the configured feed.
     static func makeFeedSource(_ config: KioskConfiguration) throws -> (any FeedSource)? {
-        switch config.feed.map { resolved($0) } {
+        switch config.feed.map({ resolved($0) }) {
         case nil, .auto?: return nil
         case let .file(path)?: return try FileFeed(path: path)
         case let .http(host, port, path)?: return HTTPFeed(host: host, port: port, path: path)
