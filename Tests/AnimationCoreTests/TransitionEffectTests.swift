@@ -1,0 +1,50 @@
+import Testing
+@testable import AnimationCore
+
+/// Each built-in transition's effect at the start of an insertion and the end
+/// of a removal, against the table of §5.2 (the leaf's own size is 200 x 50).
+@Suite struct TransitionEffectTests {
+    func at(_ t: Transition, _ amount: Double, inserting: Bool) -> TransitionEffect {
+        t.effect(amount: amount, inserting: inserting, width: 200, height: 50)
+    }
+
+    @Test func moveSlidePushAndOffsetPlaceTheLeafOffItsEdge() {
+        #expect(at(.move(.top), 1, inserting: true) == TransitionEffect(offsetY: -50))
+        #expect(at(.move(.bottom), 1, inserting: false) == TransitionEffect(offsetY: 50))
+        #expect(at(.move(.leading), 0.5, inserting: true) == TransitionEffect(offsetX: -100))
+        #expect(at(.move(.trailing), 1, inserting: false) == TransitionEffect(offsetX: 200))
+        // Slide: in from leading, out to trailing.
+        #expect(at(.slide, 1, inserting: true) == TransitionEffect(offsetX: -200))
+        #expect(at(.slide, 1, inserting: false) == TransitionEffect(offsetX: 200))
+        // Push from an edge: in from it, out towards the opposite one, fading both ways.
+        #expect(at(.push(from: .bottom), 1, inserting: true) == TransitionEffect(opacity: 0, offsetY: 50))
+        #expect(at(.push(from: .bottom), 1, inserting: false) == TransitionEffect(opacity: 0, offsetY: -50))
+        #expect(at(.offset(x: 10, y: -4), 0.5, inserting: true) == TransitionEffect(offsetX: 5, offsetY: -2))
+    }
+
+    @Test func scaleAndOpacityAndIdentity() {
+        #expect(at(.scale(0.5), 1, inserting: true).scale == 0.5)
+        #expect(abs(at(.scale, 1, inserting: false).scale - 1e-5) < 1e-12, "`.scale` shrinks to (almost) nothing")
+        #expect(at(.scale(0.5), 0.5, inserting: true).scale == 0.75)
+        #expect(at(.opacity, 0.25, inserting: true) == TransitionEffect(opacity: 0.75))
+        #expect(at(.identity, 1, inserting: true) == .identity && at(.identity, 1, inserting: false) == .identity)
+        #expect(at(.move(.top), 0, inserting: true) == .identity, "amount 0 is the leaf as laid out")
+    }
+
+    @Test func combinedAppliesBothAndAsymmetricOnlyItsPhasesOne() {
+        let both = Transition.opacity.combined(with: .move(.leading))
+        #expect(at(both, 1, inserting: true) == TransitionEffect(opacity: 0, offsetX: -200))
+        #expect(both.hasMotion && !Transition.opacity.hasMotion)
+        let lopsided = Transition.asymmetric(insertion: .move(.top), removal: .opacity)
+        #expect(at(lopsided, 1, inserting: true) == TransitionEffect(offsetY: -50))
+        #expect(at(lopsided, 1, inserting: false) == TransitionEffect(opacity: 0))
+    }
+
+    @Test func aTransitionsOwnAnimationIsFoundInItsPhase() {
+        let fadeIn = Animation.easeIn(duration: 0.2).delay(0.25), fadeOut = Animation.easeOut(duration: 0.2)
+        let status = Transition.asymmetric(insertion: .opacity.animation(fadeIn), removal: .opacity.animation(fadeOut))
+        #expect(status.ownAnimation(inserting: true) == fadeIn && status.ownAnimation(inserting: false) == fadeOut)
+        #expect(Transition.opacity.ownAnimation(inserting: true) == nil)
+        #expect(Transition.move(.top).combined(with: .opacity.animation(fadeOut)).ownAnimation(inserting: true) == fadeOut)
+    }
+}
