@@ -18,13 +18,20 @@ public enum KioskScene {
     /// Number and text updates within one layout.
     public static let updateAnimation = Animation.easeInOut(duration: 0.6)
 
-    /// Text sizes in px at scale 1, and baselines from the card's top.
     /// The dial's range in nautical miles (its rings are labelled 5, 10, 15).
     public static let dialRangeNM = 20.0
 
     /// The dial's identity.
     public static let dialID = NodeID("dial")
 
+    /// What shows one aircraft (its marker, callsign, route and numbers) goes
+    /// and comes with it: another aircraft's leaves are other leaves, so the
+    /// old ones fade out where they are and the new ones fade in at theirs
+    /// (the seed's fourth lesson: `.id` on the leaves that genuinely restart),
+    /// never one blip flying across the scope or one number rolling into another's.
+    public static let aircraftTransition = statusTransition
+
+    /// Text sizes in px at scale 1, and baselines from the card's top.
     static let rows: [(label: String, baseline: Double)] = [("ALT", 280), ("GS", 340), ("DIST", 400), ("BRG", 460)]
 
     /// The leaves for `state`. `shown` is the aircraft the card shows: in standby
@@ -40,12 +47,20 @@ public enum KioskScene {
         var leaves: [LeafDescription] = []
         leaves.reserveCapacity(16)
 
-        // The dial: one leaf; its face blend and the aircraft's position on the
-        // face animate with its frame as one vector.
-        let channels = DialChannels(still: overflight, bearingDegrees: aircraft?.bearingDegrees, distanceNM: aircraft?.distanceNM,
-                                    rangeNM: dialRangeNM)
-        leaves.append(LeafDescription(id: dialID, frame: layout.dialFrame(state.mode), content: .custom,
-                                      style: KioskStyle.dial.leafStyle, custom: channels.animatable))
+        // The dial: one leaf; its face blend animates with its frame as one vector.
+        let dial = layout.dialFrame(state.mode)
+        leaves.append(LeafDescription(id: dialID, frame: dial, content: .custom,
+                                      style: KioskStyle.dial.leafStyle, custom: DialChannels(still: overflight).animatable))
+        // Its aircraft marker: a leaf of that aircraft's, at its bearing and distance.
+        let identity = aircraft?.callsign ?? "unknown"
+        if let aircraft, let bearing = aircraft.bearingDegrees, let distance = aircraft.distanceNM {
+            let range = min(max(distance, 0) / dialRangeNM, 1) * dial.width / 2
+            let angle = bearing * .pi / 180
+            leaves.append(LeafDescription(id: NodeID("dial/marker", id: identity),
+                                          frame: AnimatableRect(x: dial.midX + sin(angle) * range, y: dial.midY - cos(angle) * range, width: 0, height: 0),
+                                          opacity: overflight ? 1 : 0, content: .custom, style: KioskStyle.marker.leafStyle,
+                                          transition: aircraftTransition, isDecorative: true))
+        }
 
         leaves.append(LeafDescription(id: NodeID("card/background"), frame: card, opacity: cardOpacity,
                                       style: KioskStyle.card.leafStyle, isDecorative: !overflight))
@@ -59,12 +74,13 @@ public enum KioskScene {
 
         let x = card.x + 40 * s
         let right = card.maxX - 40 * s
-        leaves.append(LeafDescription(id: NodeID("card/callsign"), frame: textFrame(x: x, baseline: card.y + 150 * s, size: layout.textSize(72, scale: s)),
+        leaves.append(LeafDescription(id: NodeID("card/callsign", id: identity), frame: textFrame(x: x, baseline: card.y + 150 * s, size: layout.textSize(72, scale: s)),
                                       opacity: cardOpacity, content: .text(aircraft?.callsign ?? "—"),
-                                      style: KioskStyle.callsign.leafStyle, contentTransition: .identity, isDecorative: !overflight))
-        leaves.append(LeafDescription(id: NodeID("card/route"), frame: textFrame(x: x, baseline: card.y + 200 * s, size: layout.textSize(32, scale: s)),
+                                      style: KioskStyle.callsign.leafStyle, transition: aircraftTransition, contentTransition: .identity,
+                                      isDecorative: !overflight))
+        leaves.append(LeafDescription(id: NodeID("card/route", id: identity), frame: textFrame(x: x, baseline: card.y + 200 * s, size: layout.textSize(32, scale: s)),
                                       opacity: cardOpacity, content: .text(overflight && aircraft == nil ? unknownAircraftLine : routeLine(aircraft)),
-                                      style: KioskStyle.route.leafStyle, isDecorative: !overflight))
+                                      style: KioskStyle.route.leafStyle, transition: aircraftTransition, isDecorative: !overflight))
         let values = valueTexts(aircraft)
         for (i, row) in rows.enumerated() {
             let baseline = card.y + row.baseline * s
@@ -72,10 +88,10 @@ public enum KioskScene {
                                           opacity: cardOpacity, content: .text(row.label),
                                           style: KioskStyle.rowLabel.leafStyle, isDecorative: !overflight))
             // Values are right-aligned, so the frame's right edge is the anchor.
-            leaves.append(LeafDescription(id: NodeID("card/row\(i)/value"),
+            leaves.append(LeafDescription(id: NodeID("card/row\(i)/value", id: identity),
                                           frame: textFrame(x: right, baseline: baseline, size: layout.textSize(40, scale: s), width: 0),
                                           opacity: cardOpacity, content: .text(values[i].text),
-                                          style: KioskStyle.rowValue.leafStyle,
+                                          style: KioskStyle.rowValue.leafStyle, transition: aircraftTransition,
                                           contentTransition: .numericTextValue(values[i].number), isDecorative: !overflight))
         }
 

@@ -2,7 +2,7 @@ import AnimationCore
 
 /// The renderer's styles for the scene's leaves.
 public enum KioskStyle: Int, Sendable, CaseIterable {
-    case dial, card, status, callsign, route, rowLabel, rowValue, note
+    case dial, marker, card, status, callsign, route, rowLabel, rowValue, note
 
     /// The style as the animation core carries it.
     public var leafStyle: LeafStyle { LeafStyle(rawValue) }
@@ -10,5 +10,5 @@ public enum KioskStyle: Int, Sendable, CaseIterable {
     public init?(_ style: LeafStyle) { self.init(rawValue: style.rawValue) }
 
     /// Whether leaves of this style are text.
-    public var isText: Bool { self != .dial && self != .card }
+    public var isText: Bool { self != .dial && self != .marker && self != .card }
 }

@@ -42,6 +42,20 @@ public struct DialPainter {
 
     public init() {}
 
+    /// An aircraft on the dial: a line from the centre to the rim along its
+    /// bearing, and a bright blip at its range (0...1 of the radius).
+    public mutating func drawMarker(center c: Point, radius R: Float, scale s: Float, bearing: Float, range: Float, opacity: Float,
+                                    in canvas: Canvas) {
+        let saved = canvas.opacity
+        canvas.opacity = saved * opacity
+        path.removeAll()
+        path.move(to: c)
+        path.line(to: Self.polar(c, bearing, R))
+        canvas.stroke(path, style: StrokeStyle(width: 1.5 * s), with: .solid(Self.bright.withAlpha(0.45)))
+        drawBlip(at: Self.polar(c, bearing, R * range), scale: s * 1.6, in: canvas)
+        canvas.opacity = saved
+    }
+
     /// A point at compass bearing `b` degrees (0 = north, clockwise) and distance `d` from `c`.
     @inline(__always)
     public static func polar(_ c: Point, _ b: Float, _ d: Float) -> Point {
@@ -108,15 +122,7 @@ public struct DialPainter {
         }
 
         if let marker = p.marker, marker.opacity > 0 {
-            let saved = canvas.opacity
-            canvas.opacity = saved * marker.opacity
-            let at = Self.polar(c, marker.bearing, R * marker.range)
-            path.removeAll()
-            path.move(to: c)
-            path.line(to: Self.polar(c, marker.bearing, R))
-            canvas.stroke(path, style: StrokeStyle(width: 1.5 * s), with: .solid(bright.withAlpha(0.45)))
-            drawBlip(at: at, scale: s * 1.6, in: canvas)
-            canvas.opacity = saved
+            drawMarker(center: c, radius: R, scale: s, bearing: marker.bearing, range: marker.range, opacity: marker.opacity, in: canvas)
         }
 
         let labelColor = Color(hex: 0x8FD9B6)

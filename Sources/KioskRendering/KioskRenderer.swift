@@ -30,7 +30,7 @@ public final class KioskRenderer {
         case .rowLabel: return (fonts.regular, Color(hex: 0x9FB3BF), .left)
         case .rowValue: return (fonts.mono, Color(hex: 0xE8F1F2), .right)
         case .note: return (fonts.regular, Color(hex: 0xF2C46C), .left)
-        case .dial, .card: return (fonts.regular, Color(hex: 0xE8F1F2), .left)
+        case .dial, .marker, .card: return (fonts.regular, Color(hex: 0xE8F1F2), .left)
         }
     }
 
@@ -44,6 +44,7 @@ public final class KioskRenderer {
     /// the dial's labels never go below it.
     public func draw(_ items: [RenderItem], sweepBearing: Double, minimumTextSize: Float, into canvas: Canvas) {
         canvas.resetDamage()
+        drawnDial = nil
         canvas.opacity = 1
         canvas.clear(Self.background)
         for item in items where item.opacity > 0.001 {
@@ -51,6 +52,7 @@ public final class KioskRenderer {
             canvas.opacity = Float(min(item.opacity, 1))
             switch style {
             case .dial: drawDial(item, sweepBearing: sweepBearing, minimumTextSize: minimumTextSize, in: canvas)
+            case .marker: drawMarker(item, in: canvas)
             case .card: drawCard(item, in: canvas)
             default: drawText(item, style: style, in: canvas)
             }
@@ -72,13 +74,24 @@ public final class KioskRenderer {
         let s = radius / (0.42 * 1080)
         let labels = dialLabelSizes(item, minimumTextSize: minimumTextSize)
         let channels = DialChannels(item.custom)
-        let m = channels.marker
+        drawnDial = (Point(Float(f.midX), Float(f.midY)), radius, s)
         dial.draw(DialPainter.Parameters(center: Point(Float(f.midX), Float(f.midY)), radius: radius, scale: s,
                                          sweepBearing: Float(sweepBearing), sweepOpacity: Float(1 - channels.stillness), showsBlips: false,
-                                         marker: (bearing: Float(m.bearingDegrees), range: Float(m.range), opacity: Float(m.opacity)),
-                                         rangeLabels: ("5", "10", "15")),
+                                         marker: nil, rangeLabels: ("5", "10", "15")),
                   labelFont: Font(face: fonts.regular, approximateSize: labels.compass),
                   rangeFont: Font(face: fonts.regular, approximateSize: labels.range), text: text, in: canvas)
+    }
+
+    /// The dial drawn last in this frame: its markers are placed on it.
+    private var drawnDial: (center: Point, radius: Float, scale: Float)?
+
+    /// An aircraft's marker: its leaf's frame is the blip's place; the line runs from the dial's centre through it.
+    private func drawMarker(_ item: RenderItem, in canvas: Canvas) {
+        guard let (c, radius, s) = drawnDial, radius > 0 else { return }
+        let dx = Float(item.frame.x) - c.x, dy = Float(item.frame.y) - c.y
+        let bearing = atan2f(dx, -dy) * 180 / .pi
+        dial.drawMarker(center: c, radius: radius, scale: s, bearing: bearing, range: min((dx * dx + dy * dy).squareRoot() / radius, 1),
+                        opacity: 1, in: canvas)
     }
 
     private func drawCard(_ item: RenderItem, in canvas: Canvas) {

@@ -27,7 +27,8 @@ import AnimationCore
         var list = items(Demo.sampleOverflight)
         let i = try #require(list.firstIndex { $0.id.path == "card/route" })
         list[i].opacity = 0.2
-        #expect(try problems(list).contains { $0.contains("card/route has contrast") })
+        let found = try problems(list)
+        #expect(found.contains { $0.contains("card/route") && $0.contains("has contrast") }, "\(found)")
     }
 
     @Test func textDrawnTooSmallIsReported() throws {
@@ -42,7 +43,7 @@ import AnimationCore
         var list = items(.standby)
         let i = try #require(list.firstIndex { $0.id.path == "card/callsign" })
         list[i].isDecorative = false
-        #expect(try problems(list).contains { $0.contains("card/callsign is invisible but not tagged decorative") })
+        #expect(try problems(list).contains { $0.contains("card/callsign#") && $0.contains("is invisible but not tagged decorative") })
     }
 
     @Test func dialLabelsBelowTheMinimumAreReported() throws {

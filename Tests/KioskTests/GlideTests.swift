@@ -199,16 +199,15 @@ import Raster
         #expect(controller.renderList.contains { $0.id.explicit == "OVERFLIGHT" && $0.opacity == 1 })
     }
 
-    @Test func callsignStaysOneLabelAndNumbersRollPerDigit() throws {
-        let controller = KioskController(layout: KioskLayout(width: 800, height: 480),
-                                         initial: Self.over())
-        controller.apply(Self.over("DLH4AB", alt: 36_500, brg: 281), at: 1)
+    @Test func theSameAircraftsNumbersRollAndItsCallsignStaysOneLabel() throws {
+        let controller = KioskController(layout: KioskLayout(width: 800, height: 480), initial: Self.over())
+        controller.apply(Self.over(alt: 36_500, brg: 281), at: 1)
         var sawRoll = false
         var t = 1.0
         while t < 2 {
             _ = controller.frameNeeded(at: t)
             let callsigns = controller.renderList.filter { $0.id.path == "card/callsign" }
-            #expect(callsigns.count == 1 && callsigns[0].content == .text("DLH4AB") && callsigns[0].contentTransition == nil)
+            #expect(callsigns.count == 1 && callsigns[0].content == .text("BAW283") && callsigns[0].contentTransition == nil)
             if let alt = controller.renderList.first(where: { $0.id.path == "card/row0/value" }), let ct = alt.contentTransition {
                 #expect(ct.from == "36,000 ft" && ct.to == "36,500 ft")
                 if case .numericTextValue = ct.kind { sawRoll = true }
@@ -216,6 +215,35 @@ import Raster
             t += 1 / 60
         }
         #expect(sawRoll)
+    }
+
+    /// Another aircraft is other leaves: the old callsign, numbers and blip fade
+    /// out where they are, the new ones fade in at theirs; no blip position in
+    /// between, no digits of one rolling into the other's, never both callsigns at once.
+    @Test func anotherAircraftFadesOutAndInNeverMorphs() throws {
+        let controller = KioskController(layout: KioskLayout(width: 800, height: 480), initial: Self.over())
+        _ = controller.frameNeeded(at: 0.9)
+        let oldBlip = try #require(controller.renderList.first { $0.id.path == "dial/marker" }).frame
+        controller.apply(Self.over("DLH4AB", alt: 9_750, brg: 118), at: 1)
+        var t = 1.0
+        var newBlip: AnimatableRect?
+        while t < 2.5 {
+            _ = controller.frameNeeded(at: t)
+            let visible = controller.renderList.filter { $0.opacity > 0.001 }
+            let callsigns = visible.filter { $0.id.path == "card/callsign" }
+            #expect(callsigns.count <= 1, "\(t - 1) s: \(callsigns.count) callsigns at once")
+            for blip in visible where blip.id.path == "dial/marker" {
+                if blip.id.explicit == "BAW283" { #expect(blip.frame == oldBlip, "the old blip moved at \(t - 1) s") }
+                if let first = newBlip { #expect(blip.id.explicit != "DLH4AB" || blip.frame == first, "the new blip moved") } else if blip.id.explicit == "DLH4AB" { newBlip = blip.frame }
+            }
+            for value in visible where value.id.path.hasSuffix("/value") && value.id.explicit == "DLH4AB" {
+                #expect(value.contentTransition == nil, "a new aircraft's number rolls from another's at \(t - 1) s")
+            }
+            t += 1 / 60
+        }
+        #expect(newBlip != nil && newBlip != oldBlip)
+        #expect(controller.renderList.contains { $0.id == NodeID("card/callsign", id: "DLH4AB") && $0.opacity == 1 })
+        #expect(!controller.renderList.contains { $0.id.explicit == "BAW283" }, "the old aircraft's leaves are gone")
     }
 }
 
