@@ -31,34 +31,7 @@ public struct JSONParser {
         var parser = JSONParser(bytes)
         parser.skipWhitespace()
         guard parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "{") else { throw parser.error("expected an object") }
-        try parser.enter()
-        parser.index += 1
-        var result: [String: JSONValue] = [:]
-        parser.skipWhitespace()
-        if parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "}") {
-            parser.index += 1
-        } else {
-            while true {
-                parser.skipWhitespace()
-                guard parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "\"") else { throw parser.error("expected a string key") }
-                let key = try parser.parseString()
-                parser.skipWhitespace()
-                guard parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: ":") else { throw parser.error("expected ':' after key \"\(key)\"") }
-                parser.index += 1
-                parser.skipWhitespace()
-                if streamed.contains(key), parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "[") {
-                    try parser.parseArray { try element(key, $0) }
-                    result[key] = .array([])
-                } else {
-                    result[key] = try parser.parseValue()
-                }
-                parser.skipWhitespace()
-                guard parser.index < bytes.count else { throw parser.error("unexpected end of input in an object") }
-                if bytes[parser.index] == UInt8(ascii: ",") { parser.index += 1; continue }
-                if bytes[parser.index] == UInt8(ascii: "}") { parser.index += 1; break }
-                throw parser.error("expected ',' or '}' in an object")
-            }
-        }
+        let result = try parser.parseObject(streaming: streamed, element: element)
         parser.skipWhitespace()
         if parser.index < bytes.count { throw parser.error("unexpected text after the JSON value") }
         return result
@@ -108,11 +81,17 @@ public struct JSONParser {
     }
 
     private mutating func parseObject() throws -> JSONValue {
+        .object(try parseObject(streaming: [], element: { _, _ in }))
+    }
+
+    /// An object's members; the elements of arrays under `streamed` keys go to
+    /// `element` one by one, and those keys keep an empty array.
+    private mutating func parseObject(streaming streamed: Set<String>, element: (String, JSONValue) throws -> Void) throws -> [String: JSONValue] {
         try enter()
         index += 1
         var result: [String: JSONValue] = [:]
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; depth -= 1; return .object(result) }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; depth -= 1; return result }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
@@ -121,7 +100,12 @@ public struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after key \"\(key)\"") }
             index += 1
             skipWhitespace()
-            result[key] = try parseValue()
+            if !streamed.isEmpty, streamed.contains(key), index < bytes.count, bytes[index] == UInt8(ascii: "[") {
+                try parseArray { try element(key, $0) }
+                result[key] = .array([])
+            } else {
+                result[key] = try parseValue()
+            }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in an object") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -129,7 +113,7 @@ public struct JSONParser {
             throw error("expected ',' or '}' in an object")
         }
         depth -= 1
-        return .object(result)
+        return result
     }
 
     private mutating func parseArray() throws -> JSONValue {
