@@ -28,7 +28,10 @@ public final class KioskRenderer {
         case .callsign: return (fonts.regular, Color(hex: 0xE8F1F2), .left)
         case .route: return (fonts.regular, Color(hex: 0x9FB3BF), .left)
         case .rowLabel: return (fonts.regular, Color(hex: 0x9FB3BF), .left)
-        case .rowValue: return (fonts.mono, Color(hex: 0xE8F1F2), .right)
+        // The proportional face: its digits are tabular (one width, not kerned), so
+        // numbers stay right-aligned while they roll, and "36,000 ft" does not
+        // give the comma and the space a digit's width as the mono face did.
+        case .rowValue: return (fonts.regular, Color(hex: 0xE8F1F2), .right)
         case .note: return (fonts.regular, Color(hex: 0xF2C46C), .left)
         case .dial, .marker, .card: return (fonts.regular, Color(hex: 0xE8F1F2), .left)
         }

@@ -71,6 +71,22 @@ import Raster
         }
     }
 
+    /// The card's values are set in the proportional face (a comma or a point
+    /// takes its own narrow width) with tabular digits, as `.monospacedDigit()`
+    /// does: every digit one width, and no kerning between digits, so numbers
+    /// stay right-aligned and still while they roll.
+    @Test func proportionalDigitsAreTabularAndNotKerned() throws {
+        let font = try Font(face: regular, size: 40)
+        let shaper = TextShaper()
+        let widths = (0...9).map { shaper.shape(String($0), font: font).advance }
+        #expect(Set(widths).count == 1, "\(widths)")
+        for number in ["1111", "36,000", "487", "3.2", "274"] {
+            let apart = number.map { shaper.shape(String($0), font: font).advance }.reduce(0, +)
+            #expect(abs(shaper.shape(number, font: font).advance - apart) < 0.01, "\(number) is kerned")
+        }
+        #expect(shaper.shape(",", font: font).advance < widths[0] * 0.7, "a comma narrower than a digit")
+    }
+
     @Test func monoDigitsAreTabular() throws {
         let font = try Font(face: mono, size: 40)
         let shaper = TextShaper()
