@@ -135,8 +135,9 @@ public final class Canvas {
 
     /// Narrows the clip to the device-space bounding box of `rect`.
     public func clip(to rect: Rect) {
-        let corners = [Point(rect.x, rect.y), Point(rect.maxX, rect.maxY)].map(state.transform.apply)
-        let lo = pointwiseMin(corners[0], corners[1]), hi = pointwiseMax(corners[0], corners[1])
+        // Two corners as two values: an array here would allocate on every clip.
+        let a = state.transform.apply(Point(rect.x, rect.y)), b = state.transform.apply(Point(rect.maxX, rect.maxY))
+        let lo = pointwiseMin(a, b), hi = pointwiseMax(a, b)
         let device = IntRect(x: Int(lo.x.rounded()), y: Int(lo.y.rounded()),
                              width: Int(hi.x.rounded()) - Int(lo.x.rounded()), height: Int(hi.y.rounded()) - Int(lo.y.rounded()))
         state.clipRect = state.clipRect.intersection(device)

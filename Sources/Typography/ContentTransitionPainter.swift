@@ -7,9 +7,11 @@ import Raster
 /// - opacity (and interpolate between different strings): the old string stays
 ///   where the change began and fades out, the new one fades in on the moving frame;
 /// - numericText: characters that stay glide to their new places; digits that
-///   change roll vertically (the old leaves as it fades, the new enters as it
-///   appears), up when the value grows, down when it shrinks; inserted and
-///   removed characters roll in or out; other changed characters crossfade.
+///   change roll vertically by half a line (the old leaves as it fades, the new
+///   enters as it appears), up when the value grows, down when it shrinks,
+///   clipped to the text's own line box so a roll never reaches into the rows
+///   above and below; inserted and removed characters roll in or out; other
+///   changed characters crossfade.
 ///   Old and new strings are aligned at the leaf's anchor edge (right for
 ///   right-aligned values), so digit places line up.
 public struct ContentTransitionPainter {
@@ -70,6 +72,11 @@ public struct ContentTransitionPainter {
         let stagger = Float(Self.stagger)
         let span = max(1 - stagger * Float(max(changedTotal - 1, 0)), 0.2)
         let device = canvas.transform
+        // Half a line of travel (§6.3), inside the line box only.
+        let travel = 0.5 * lineHeight
+        canvas.save()
+        defer { canvas.restore() }
+        canvas.clip(to: Rect(x: -1e6, y: anchor.y - font.ascent, width: 2e6, height: lineHeight))
         for k in 0..<slots {
             let (oi, ni) = slotIndices(k, oldChars.count, newChars.count, fromRight)
             let o = oi.map { oldChars[$0] }, n = ni.map { newChars[$0] }
@@ -85,13 +92,13 @@ public struct ContentTransitionPainter {
             let rolls = (o?.isNumber ?? true) && (n?.isNumber ?? true)
             if let oi {
                 let x = oldOrigin.x + characterX(old, oi)
-                let dy = rolls ? -direction * local * lineHeight : 0
+                let dy = rolls ? -direction * local * travel : 0
                 drawCharacter(old, oi, font: font, at: device.apply(Point(x, anchor.y + dy)), color: color,
                               opacity: opacity * (1 - local), text: text, in: canvas)
             }
             if let ni {
                 let x = newOrigin.x + characterX(new, ni)
-                let dy = rolls ? direction * (1 - local) * lineHeight : 0
+                let dy = rolls ? direction * (1 - local) * travel : 0
                 drawCharacter(new, ni, font: font, at: device.apply(Point(x, anchor.y + dy)), color: color,
                               opacity: opacity * local, text: text, in: canvas)
             }

@@ -177,20 +177,26 @@ import Raster
         }
         let (a, b) = slot(2)
         let stillDigit = columns(still, a, b)
-        // Old and new glyphs, each half transparent, displaced about half a line in opposite directions.
+        // Old and new glyphs, each half transparent, displaced about a quarter
+        // line in opposite directions (half a line of travel, half done), and
+        // nothing drawn outside the line box (ascent above, descent below the baseline at 80).
         let lineHeight = font.ascent + font.descent
         let upper = columns(mid, a, b)
         #expect(upper.peak < 200, "both glyphs partly transparent")
         let up = Float(stillDigit.top - upper.top), down = Float(upper.bottom - stillDigit.bottom)
-        #expect(abs(up - lineHeight / 2) < 0.2 * lineHeight, "one glyph half a line up: \(up), line \(lineHeight)")
-        #expect(abs(down - lineHeight / 2) < 0.2 * lineHeight, "one glyph half a line down: \(down)")
+        #expect(abs(up - lineHeight / 4) < 0.12 * lineHeight, "one glyph a quarter line up: \(up), line \(lineHeight)")
+        #expect(abs(down - lineHeight / 4) < 0.12 * lineHeight || Float(upper.bottom) >= 80 + font.descent - 1,
+                "one glyph a quarter line down (or cut at the line box): \(down)")
+        #expect(Float(upper.top) >= 80 - font.ascent - 1 && Float(upper.bottom) <= 80 + font.descent + 1,
+                "the roll stays in its line box: rows \(upper.top)...\(upper.bottom)")
         // Which glyph went up: counting up, the old (0) leaves upward; counting down, the new (5) comes from above.
         let topHalf = PixelBuffer(width: 400, height: 160)
         let c = Canvas(target: topHalf)
         c.clear(.black)
-        TextRenderer().draw(countsDown ? "5" : "0", font: font, at: Point(Float(b), 80 - lineHeight / 2), alignment: .right, color: .white, in: c)
+        TextRenderer().draw(countsDown ? "5" : "0", font: font, at: Point(Float(b), 80 - lineHeight / 4), alignment: .right, color: .white, in: c)
         var overlap = 0, expected = 0
-        for y in 0..<60 { for x in a..<b where topHalf[x, y] & 0xFF > 128 { expected += 1; if mid[x, y] & 0xFF > 30 { overlap += 1 } } }
+        // Only above the settled digit's top can nothing but the upward glyph be.
+        for y in max(Int(80 - font.ascent), 0)..<stillDigit.top { for x in a..<b where topHalf[x, y] & 0xFF > 128 { expected += 1; if mid[x, y] & 0xFF > 30 { overlap += 1 } } }
         #expect(expected > 0 && Double(overlap) / Double(expected) > 0.8, "the \(countsDown ? "new" : "old") digit is the one above")
     }
 
