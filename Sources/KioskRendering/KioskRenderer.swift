@@ -50,8 +50,10 @@ public final class KioskRenderer {
         drawnDial = nil
         canvas.opacity = 1
         canvas.clear(Self.background)
-        for item in items where item.opacity > 0.001 {
+        for var item in items where item.opacity > 0.001 && item.scale > 0.01 {
             guard let style = KioskStyle(item.style) else { continue }
+            // A scale transition scales the leaf about its centre: its frame, and with it the text's size.
+            if item.scale != 1 { item.frame = item.frame.scaled(by: item.scale) }
             canvas.opacity = Float(min(item.opacity, 1))
             switch style {
             case .dial: drawDial(item, sweepBearing: sweepBearing, minimumTextSize: minimumTextSize, in: canvas)
@@ -119,5 +121,12 @@ public final class KioskRenderer {
         } else {
             text.draw(string, font: font, at: anchor, alignment: look.alignment, color: look.color, in: canvas)
         }
+    }
+}
+
+extension AnimatableRect {
+    /// The rectangle scaled by `factor` about its centre.
+    func scaled(by factor: Double) -> AnimatableRect {
+        AnimatableRect(x: midX - width * factor / 2, y: midY - height * factor / 2, width: width * factor, height: height * factor)
     }
 }

@@ -220,4 +220,25 @@ import SystemIO
         _ = c.handle(.feed(events), at: 1)
         #expect(c.state.aircraft?.route == "BFS → LGW")
     }
+
+    /// A `.scale` transition draws the leaf scaled about its centre (the renderer ignored the scale).
+    @Test func aScaledLeafIsDrawnScaled() throws {
+        let controller = KioskController(layout: KioskLayout(width: 800, height: 480), initial: Demo.sampleOverflight)
+        _ = controller.frameNeeded(at: 0)
+        let renderer = KioskRenderer(fonts: try FontSet())
+        var card = try #require(controller.renderList.first { $0.id.path == "card/background" })
+        func inked(_ item: RenderItem) -> Int {
+            let buffer = PixelBuffer(width: 800, height: 480)
+            renderer.draw([item], sweepBearing: 0, minimumTextSize: 12, into: Canvas(target: buffer))
+            var n = 0
+            for y in 0..<480 { for x in 0..<800 where buffer[x, y] != KioskRenderer.background.premultipliedPixel { n += 1 } }
+            return n
+        }
+        let whole = inked(card)
+        card.scale = 0.5
+        let half = inked(card)
+        #expect(abs(Double(half) / Double(whole) - 0.25) < 0.03, "\(half) of \(whole) pixels")
+        card.scale = 1e-5
+        #expect(inked(card) == 0, "`.scale` at its start draws nothing")
+    }
 }
