@@ -18,9 +18,14 @@ public struct Transaction {
     private var disablesIsSet = false
     private var values: [ObjectIdentifier: Any] = [:]
 
-    public init(animation: Animation? = nil) {
+    /// A transaction that sets nothing: merged into another, it changes nothing.
+    public init() {}
+
+    /// A transaction that sets its animation, even to none: `withAnimation(nil)`
+    /// inside an animated transaction turns the animation off (§2.2).
+    public init(animation: Animation?) {
         self.animation = animation
-        animationIsSet = animation != nil
+        animationIsSet = true
     }
 
     public subscript<K: TransactionKey>(key: K.Type) -> K.Value {

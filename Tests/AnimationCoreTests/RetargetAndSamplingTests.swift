@@ -101,6 +101,9 @@ import AllocationCounting
         inner.disablesAnimations = true
         let merged = outer.merging(inner)
         #expect(merged.animation == .easeIn && merged.disablesAnimations && merged[Tag.self] == 7)
+        // withAnimation(nil) inside an animated transaction sets "no animation": it wins.
+        #expect(outer.merging(Transaction(animation: nil)).animation == nil)
+        #expect(outer.merging(Transaction()).animation == .easeIn, "a transaction that sets nothing changes nothing")
     }
 
     @Test func reinsertionDuringRemovalKeepsTheLeaf() {
