@@ -125,7 +125,9 @@ public final class SceneGraph {
     }
 
     private func removeLeaf(_ i: Int, transaction: Transaction, time: Double) {
-        let animation = leaves[i].description.transition.ownAnimation(inserting: false) ?? transaction.animation
+        let transition = leaves[i].description.transition
+        // Nothing to animate (an identity removal): it goes with the update, as in SwiftUI.
+        let animation = transition.isIdentity(inserting: false) ? nil : transition.ownAnimation(inserting: false) ?? transaction.animation
         leaves[i].phase = .didDisappear
         // Drawn just above whatever now sits at its old place in paint order.
         leaves[i].order += 0.5

@@ -44,6 +44,18 @@ public indirect enum Transition: Sendable {
         }
     }
 
+    /// Whether the transition does nothing in a phase: a leaf removed with it
+    /// has nothing to animate, so it goes at once (§5.5).
+    public func isIdentity(inserting: Bool) -> Bool {
+        switch self {
+        case .identity: return true
+        case let .combined(a, b): return a.isIdentity(inserting: inserting) && b.isIdentity(inserting: inserting)
+        case let .asymmetric(i, r): return (inserting ? i : r).isIdentity(inserting: inserting)
+        case let .animated(t, _): return t.isIdentity(inserting: inserting)
+        default: return false
+        }
+    }
+
     /// The animation attached to the transition for a phase, if any.
     public func ownAnimation(inserting: Bool) -> Animation? {
         switch self {

@@ -47,4 +47,21 @@ import Testing
         #expect(Transition.opacity.ownAnimation(inserting: true) == nil)
         #expect(Transition.move(.top).combined(with: .opacity.animation(fadeOut)).ownAnimation(inserting: true) == fadeOut)
     }
+
+    /// A leaf removed with `.identity` has nothing to animate: it is gone at
+    /// once, not kept visible for the whole animation (§5.5).
+    @Test func anIdentityRemovalGoesAtOnce() {
+        let graph = SceneGraph()
+        let plain = LeafDescription(id: NodeID("plain"), frame: AnimatableRect(x: 0, y: 0, width: 10, height: 10))
+        var cut = LeafDescription(id: NodeID("cut"), frame: AnimatableRect(x: 0, y: 0, width: 10, height: 10))
+        cut.transition = .identity
+        var lopsided = LeafDescription(id: NodeID("lopsided"), frame: AnimatableRect(x: 0, y: 0, width: 10, height: 10))
+        lopsided.transition = .asymmetric(insertion: .opacity, removal: .identity)
+        graph.update(to: [plain, cut, lopsided], transaction: Transaction(), at: 0)
+        graph.update(to: [], transaction: Transaction(animation: .linear(duration: 1)), at: 1)
+        graph.sample(at: 1.01)
+        #expect(graph.renderList.map(\.id.path) == ["plain"], "only the fading leaf is still drawn")
+        graph.sample(at: 2.1)
+        #expect(graph.renderList.isEmpty)
+    }
 }
