@@ -4,7 +4,7 @@ an abstract name), READY=1 after the first frame, WATCHDOG=1 at half of
 WATCHDOG_USEC, STATUS=, STOPPING=1 and exit 0 on SIGTERM; SIGHUP with a bad
 configuration keeps the running one; SIGUSR1 writes a screenshot.
 Usage: service.py PATH/radar-kiosk"""
-import os, signal, socket, subprocess, sys, tempfile, time
+import os, signal, socket, struct, subprocess, sys, tempfile, time, zlib
 
 kiosk = sys.argv[1]
 passed = failed = 0
@@ -78,22 +78,44 @@ os.makedirs(shots)
 open(os.path.join(work, "shot.conf"), "w").write(f"display = headless\nsize = 320x240\nrefresh = 30\nscreenshot_dir = {shots}\nkeyboard = none\n")
 state = '{"mode":"overflight","aircraft":{"callsign":"BAW283","altitude_ft":36000,"ground_speed_kt":487}}'
 proc = subprocess.Popen([kiosk, "run", "--config", os.path.join(work, "shot.conf")], stdin=subprocess.PIPE,
-                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
 proc.stdin.write(('{"cmd":"set","state":' + state + '}\n').encode())
 proc.stdin.flush()
-time.sleep(3)   # the glide settles (1.5 s); a frame is drawn only while something moves
+os.set_blocking(proc.stdout.fileno(), False)
+
+
+def settled():
+    """Asks whether anything still animates; true once the glide has settled."""
+    proc.stdin.write(b'{"cmd":"get"}\n')
+    proc.stdin.flush()
+    time.sleep(0.1)
+    return b'"animating":false' in (proc.stdout.read() or b"")
+
+
+def written():
+    """The screenshot once it is a whole PNG, else None."""
+    taken = [f for f in os.listdir(shots) if f.endswith(".png")]
+    try:
+        return read_png(os.path.join(shots, taken[0]))[2] if taken else None
+    except (AssertionError, ValueError, struct.error, zlib.error, IndexError):
+        return None
+
+
+deadline = time.time() + 15
+while not settled() and time.time() < deadline:
+    pass
 proc.send_signal(signal.SIGUSR1)
 deadline = time.time() + 10
-while not [f for f in os.listdir(shots) if f.endswith(".png")] and time.time() < deadline:
+picture = written()
+while picture is None and time.time() < deadline:
     time.sleep(0.1)
-time.sleep(0.3)
+    picture = written()
 proc.send_signal(signal.SIGTERM)
 proc.wait(10)
 open(os.path.join(work, "state.json"), "w").write(state + "\n")
 subprocess.run([kiosk, "render", "--state", os.path.join(work, "state.json"), "--size", "320x240", "--out", os.path.join(work, "want.png")],
                check=True, capture_output=True)
-taken = [f for f in os.listdir(shots) if f.endswith(".png")]
-mean = difference(read_png(os.path.join(shots, taken[0]))[2], read_png(os.path.join(work, "want.png"))[2])[0] if taken else None
+mean = difference(picture, read_png(os.path.join(work, "want.png"))[2])[0] if picture else None
 check("a SIGUSR1 screenshot is the picture of the state shown", mean is not None and mean < 0.5, f"(mean difference {mean})")
 
 # Without NOTIFY_SOCKET nothing is sent and nothing breaks.
