@@ -5,6 +5,11 @@ import SystemIO
 
 /// The `radar-kiosk` command line: every command, its flags and its help.
 enum RadarKioskCommand {
+    // Flags several commands share, said once.
+    static let fonts = CommandSpec.Flag("--fonts", value: "DIR", "directory holding the B612 fonts")
+    static let pictureSize = CommandSpec.Flag("--size", value: "WxH", "picture size (default 1920x1080)")
+    static let pngOut = CommandSpec.Flag("--out", value: "FILE.png", "where to write the PNG")
+
     static let commands: [CommandSpec] = [
         CommandSpec("run", "Run the kiosk: on a free DRM output if there is one, else on the headless display.", flags: KioskRun.flags),
         CommandSpec("outputs", "List DRM cards, connectors, their status, modes and the current mode.", flags: [
@@ -15,39 +20,37 @@ enum RadarKioskCommand {
             .init("--state", value: "FILE.json", "the state to show"),
             .init("--from", value: "FILE.json", "the state the transition starts from"),
             .init("--at", value: "SECONDS", "time since the transition started"),
-            .init("--size", value: "WxH", "picture size (default 1920x1080)"),
-            .init("--out", value: "FILE.png", "where to write the PNG"),
-            .init("--fonts", value: "DIR", "directory holding the B612 fonts"),
+            pictureSize, pngOut,
+            fonts,
         ]),
         CommandSpec("scenes", positional: "FILE.y4m", "Print the animation windows of a recording.", flags: [
             .init("--threshold", value: "SCORE", "scene-change score a frame must pass (default 0.002)"),
         ]),
         CommandSpec("contact-sheet", positional: "FILE.y4m", "Tile frames of each animation window into one PNG.", flags: [
             .init("--out", value: "FILE.png", "where to write the sheet"),
-            .init("--fonts", value: "DIR", "directory holding the B612 fonts"),
+            fonts,
             .init("--threshold", value: "SCORE", "scene-change score (default 0.002)"),
         ]),
         CommandSpec("reference-frame", "Draw frame N of the reference scene (design/reference-scene.md) to a PNG.", flags: [
             .init("--frame", value: "N", "frame number (sweep angle 6N degrees; default 0)"),
-            .init("--size", value: "WxH", "picture size (default 1920x1080)"),
-            .init("--out", value: "FILE.png", "where to write the PNG"),
-            .init("--fonts", value: "DIR", "directory holding the B612 fonts"),
+            pictureSize, pngOut,
+            fonts,
         ]),
         CommandSpec("bench", positional: "reference|text|app|copy", "Time the renderer: median and percentiles over many frames.", flags: [
             .init("--size", value: "WxH", repeatable: true, "sizes to time (default 1920x1080 and 800x480)"),
             .init("--frames", value: "N", "timed frames (default 300)"),
             .init("--warmup", value: "N", "untimed frames first (default 30)"),
-            .init("--fonts", value: "DIR", "directory holding the B612 fonts"),
+            fonts,
         ]),
         CommandSpec("soak", "Run the headless kiosk through simulated time; check memory stays flat and frames keep their budget.", flags: [
             .init("--minutes", value: "N", "simulated minutes (default 60)"),
             .init("--size", value: "WxH", "picture size (default 800x480)"),
             .init("--refresh", value: "HZ", "simulated refresh rate (default 60)"),
-            .init("--fonts", value: "DIR", "directory holding the B612 fonts"),
+            fonts,
         ]),
         CommandSpec("audit", "Check text contrast, sizes and decorative tagging of the scene at a size.", flags: [
             .init("--size", value: "WxH", repeatable: true, "sizes to audit (default all supported layouts)"),
-            .init("--fonts", value: "DIR", "directory holding the B612 fonts"),
+            fonts,
         ]),
     ]
 
