@@ -1,0 +1,221 @@
+import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+@testable import Raster
+
+/// Joins, caps, the miter limit, transforms, images, clips inside clips and
+/// groups, and the damage each kind of drawing reports, checked against exact
+/// areas and pixel values worked out by hand.
+@Suite struct RasterCoverageTests {
+    func coveredArea(_ buffer: PixelBuffer) -> Double {
+        var sum = 0
+        for y in 0..<buffer.height {
+            for x in 0..<buffer.width { sum += Int(buffer[x, y] >> 24) }
+        }
+        return Double(sum) / 255
+    }
+
+    func stroked(_ path: Path, _ style: StrokeStyle, size: Int = 60, transform: AffineTransform = .identity) -> PixelBuffer {
+        let buffer = PixelBuffer(width: size, height: size)
+        let canvas = Canvas(target: buffer)
+        canvas.transform = transform
+        canvas.stroke(path, style: style, with: .solid(.white))
+        return buffer
+    }
+
+    /// An L: (10,40) → (40,40) → (40,10), a right-angle corner at (40,40).
+    var corner: Path {
+        var p = Path()
+        p.move(to: Point(10, 40)); p.line(to: Point(40, 40)); p.line(to: Point(40, 10))
+        return p
+    }
+
+    @Test func eachJoinFillsItsOwnShapeAtARightAngle() {
+        // Two 30 × 6 bars overlapping in a 3 × 3 square cover 351; the join adds
+        // the outer corner: a 3 × 3 square, a quarter disc or a half square.
+        let half = 3.0
+        let bars = 2 * 30 * 2 * half - half * half
+        let cases: [(StrokeStyle.Join, Double)] = [(.miter, half * half), (.round, Double.pi * half * half / 4), (.bevel, half * half / 2)]
+        for (join, extra) in cases {
+            let area = coveredArea(stroked(corner, StrokeStyle(width: 6, join: join)))
+            #expect(abs(area - (bars + extra)) < 0.3, "\(join): area \(area), expected \(bars + extra)")
+        }
+        let mitred = stroked(corner, StrokeStyle(width: 6, join: .miter))
+        let bevelled = stroked(corner, StrokeStyle(width: 6, join: .bevel))
+        #expect(mitred[42, 42] == 0xFFFF_FFFF && bevelled[42, 42] == 0, "the mitre's corner pixel is the bevel's gap")
+    }
+
+    @Test func squareCapsExtendByHalfTheWidth() {
+        var line = Path(); line.move(to: Point(20, 30)); line.line(to: Point(40, 30))
+        let area = coveredArea(stroked(line, StrokeStyle(width: 4, cap: .square)))
+        #expect(abs(area - 4 * (20 + 4)) < 0.3, "area \(area)")
+    }
+
+    /// Two 30-long arms meeting at (30,45) with a 30° interior angle, stroked 4 wide.
+    func sharpCorner(miterLimit: Float, join: StrokeStyle.Join = .miter) -> Double {
+        let angle = Float.pi / 6
+        var p = Path()
+        p.move(to: Point(30 - 30 * sinf(angle / 2), 45 - 30 * cosf(angle / 2)))
+        p.line(to: Point(30, 45))
+        p.line(to: Point(30 + 30 * sinf(angle / 2), 45 - 30 * cosf(angle / 2)))
+        return coveredArea(stroked(p, StrokeStyle(width: 4, join: join, miterLimit: miterLimit)))
+    }
+
+    @Test func aMiterPastItsLimitBecomesABevel() {
+        // At 30° the miter is 1 / sin 15° = 3.86 half-widths long: within a limit
+        // of 4, beyond a limit of 3.
+        let bevel = sharpCorner(miterLimit: 4, join: .bevel)
+        let limited = sharpCorner(miterLimit: 3)
+        let mitred = sharpCorner(miterLimit: 4)
+        #expect(abs(limited - bevel) < 0.05, "past the limit: \(limited) against the bevel's \(bevel)")
+        // The miter adds the triangle between the bevel's chord and the tip.
+        let h = 2.0, halfAngle = Double.pi / 12
+        let tip = h / sin(halfAngle)
+        let chordDistance = h * sin(halfAngle), chordHalf = h * cos(halfAngle)
+        let triangle = chordHalf * (tip - chordDistance)
+        #expect(abs((mitred - bevel) - triangle) < 0.3, "miter adds \(mitred - bevel), expected \(triangle)")
+    }
+
+    @Test func transformsMoveScaleAndRotateWhatIsDrawn() {
+        // Scale 2 about the origin, then a translation: a 10 × 10 square lands on [25, 45).
+        let buffer = PixelBuffer(width: 60, height: 60)
+        let canvas = Canvas(target: buffer)
+        canvas.transform = AffineTransform.scale(2, 2)
+        canvas.translate(5, 5)
+        #expect(canvas.transform.apply(Point(0, 0)) == Point(10, 10), "translate acts in user space")
+        var square = Path(); square.addRect(Rect(x: 7.5, y: 7.5, width: 10, height: 10))
+        canvas.fill(square, with: .solid(.white))
+        #expect(buffer[25, 25] == 0xFFFF_FFFF && buffer[44, 44] == 0xFFFF_FFFF && buffer[24, 30] == 0 && buffer[45, 30] == 0)
+        #expect(abs(coveredArea(buffer) - 400) < 0.01)
+        // A rotation keeps the area and turns the corners: a 20-square at 45°
+        // about its centre reaches 14.1 from the centre along the axes.
+        let rotated = PixelBuffer(width: 60, height: 60)
+        let r = Canvas(target: rotated)
+        r.transform = AffineTransform.rotation(.pi / 4).concatenating(.translation(30, 30))
+        var centred = Path(); centred.addRect(Rect(x: -10, y: -10, width: 20, height: 20))
+        r.fill(centred, with: .solid(.white))
+        #expect(abs(coveredArea(rotated) - 400) < 0.5)
+        #expect(rotated[30, 17] == 0xFFFF_FFFF && rotated[42, 30] == 0xFFFF_FFFF, "the corners point along the axes")
+        #expect(rotated[21, 21] == 0 && rotated[38, 38] == 0, "the unrotated corners are empty")
+        // A stroke's width scales with the transform.
+        var line = Path(); line.move(to: Point(2, 5)); line.line(to: Point(12, 5))
+        let thick = stroked(line, StrokeStyle(width: 2), transform: .scale(3, 3))
+        #expect(abs(coveredArea(thick) - 30 * 6) < 0.5)
+    }
+
+    @Test func anImageIsCompositedWhereItIsPutClippedAndFaded() {
+        let image = PixelBuffer(width: 10, height: 10)
+        image.fill(Color(red: 1, green: 0, blue: 0, alpha: 1).premultipliedPixel, in: IntRect(x: 0, y: 0, width: 10, height: 5))
+        image.fill(Color(red: 0, green: 0, blue: 1, alpha: 0.5).premultipliedPixel, in: IntRect(x: 0, y: 5, width: 10, height: 5))
+        let buffer = PixelBuffer(width: 20, height: 20)
+        let canvas = Canvas(target: buffer)
+        canvas.clear(.black)
+        canvas.resetDamage()
+        canvas.draw(image, x: -4, y: 12)
+        // Its top-left 4 columns fall off the left edge, its last 2 rows off the bottom.
+        #expect(buffer[0, 12] == 0xFFFF_0000 && buffer[5, 16] == 0xFFFF_0000 && buffer[6, 12] == 0xFF00_0000)
+        #expect(buffer[0, 17] == 0xFF00_0080, "half-transparent blue over black: \(String(buffer[0, 17], radix: 16))")
+        #expect(canvas.damage == IntRect(x: 0, y: 12, width: 6, height: 8))
+        // Opacity multiplies the image's alpha; the clip limits it.
+        let faded = PixelBuffer(width: 20, height: 20)
+        let f = Canvas(target: faded)
+        f.clear(.black)
+        f.clip(to: Rect(x: 5, y: 0, width: 20, height: 20))
+        f.draw(image, x: 2, y: 2, opacity: 0.5)
+        #expect(faded[4, 3] == 0xFF00_0000, "left of the clip")
+        #expect(faded[5, 3] == 0xFF80_0000, "opaque red at half opacity: \(String(faded[5, 3], radix: 16))")
+    }
+
+    @Test func nestedClipsIntersectAndRestoreUndoesOneAtATime() {
+        let buffer = PixelBuffer(width: 50, height: 50)
+        let canvas = Canvas(target: buffer)
+        var full = Path(); full.addRect(Rect(x: 0, y: 0, width: 50, height: 50))
+        var disc = Path(); disc.addCircle(center: Point(25, 25), radius: 10)
+        canvas.save()
+        canvas.clip(to: disc)
+        canvas.save()
+        canvas.clip(to: Rect(x: 25, y: 0, width: 25, height: 50))
+        canvas.fill(full, with: .solid(.white))
+        #expect(abs(coveredArea(buffer) - 50 * Double.pi) < 1, "half the disc: \(coveredArea(buffer))")
+        #expect(buffer[20, 25] == 0 && buffer[30, 25] == 0xFFFF_FFFF)
+        canvas.restore()
+        buffer.fill(0)
+        canvas.fill(full, with: .solid(.white))
+        #expect(abs(coveredArea(buffer) - 100 * Double.pi) < 1, "back to the whole disc")
+        canvas.restore()
+        canvas.fill(full, with: .solid(.white))
+        #expect(coveredArea(buffer) == 2500)
+        // A path clip inside a path clip: a ring (even-odd) cut by a disc.
+        let ring = PixelBuffer(width: 50, height: 50)
+        let r = Canvas(target: ring)
+        var squares = Path()
+        squares.addRect(Rect(x: 5, y: 5, width: 40, height: 40))
+        squares.addRect(Rect(x: 15, y: 15, width: 20, height: 20))
+        r.clip(to: squares, rule: .evenOdd)
+        var big = Path(); big.addCircle(center: Point(25, 25), radius: 100)
+        r.clip(to: big)
+        r.fill(full, with: .solid(.white))
+        #expect(abs(coveredArea(ring) - (1600 - 400)) < 0.5)
+        #expect(ring[25, 25] == 0 && ring[10, 25] == 0xFFFF_FFFF)
+    }
+
+    @Test func aClipInsideAGroupEndsWithTheGroup() {
+        let buffer = PixelBuffer(width: 40, height: 40)
+        let canvas = Canvas(target: buffer)
+        canvas.clear(.black)
+        var full = Path(); full.addRect(Rect(x: 0, y: 0, width: 40, height: 40))
+        canvas.beginGroup(opacity: 1)
+        var disc = Path(); disc.addCircle(center: Point(10, 10), radius: 5)
+        canvas.clip(to: disc)
+        canvas.fill(full, with: .solid(.white))
+        canvas.endGroup()
+        #expect(buffer[10, 10] == 0xFFFF_FFFF && buffer[30, 30] == 0xFF00_0000, "the group's drawing is clipped")
+        var corner = Path(); corner.addRect(Rect(x: 30, y: 30, width: 5, height: 5))
+        canvas.fill(corner, with: .solid(.white))
+        #expect(buffer[32, 32] == 0xFFFF_FFFF, "after the group the clip is gone")
+        // A group inside a clip is clipped too.
+        let clipped = PixelBuffer(width: 40, height: 40)
+        let c = Canvas(target: clipped)
+        c.clip(to: Rect(x: 0, y: 0, width: 20, height: 40))
+        c.beginGroup(opacity: 1)
+        c.fill(full, with: .solid(.white))
+        c.endGroup()
+        #expect(clipped[19, 5] == 0xFFFF_FFFF && clipped[20, 5] == 0)
+    }
+
+    /// Damage holds `drawn`, with at most the rasterizer's two carry cells to its right.
+    func expectTight(_ damage: IntRect, around drawn: IntRect, _ what: String) {
+        #expect(damage.contains(drawn) && IntRect(x: drawn.x, y: drawn.y, width: drawn.width + 2, height: drawn.height).contains(damage),
+                "\(what): damage \(damage) for \(drawn)")
+    }
+
+    @Test func damageCoversStrokesMasksAndGroupsAndNoMore() {
+        let buffer = PixelBuffer(width: 100, height: 100)
+        let canvas = Canvas(target: buffer)
+        var line = Path(); line.move(to: Point(20, 50)); line.line(to: Point(60, 50))
+        canvas.stroke(line, style: StrokeStyle(width: 6, cap: .round), with: .solid(.white))
+        // Round caps reach 3 px beyond each end and 3 px either side.
+        expectTight(canvas.damage, around: IntRect(x: 17, y: 47, width: 46, height: 6), "round-capped stroke")
+        // A glyph mask damages its rectangle (clipped to the canvas).
+        canvas.resetDamage()
+        let mask = AlphaMask(width: 8, height: 12)
+        canvas.fill(mask: mask, x: 95, y: 10, with: .solid(.white))
+        #expect(canvas.damage == IntRect(x: 95, y: 10, width: 5, height: 12))
+        // A group damages what its children drew, not its whole layer.
+        canvas.resetDamage()
+        canvas.beginGroup(opacity: 0.5)
+        var small = Path(); small.addRect(Rect(x: 70, y: 70, width: 10, height: 10))
+        canvas.fill(small, with: .solid(.white))
+        canvas.endGroup()
+        expectTight(canvas.damage, around: IntRect(x: 70, y: 70, width: 10, height: 10), "group")
+        // A transformed fill's damage is in device space.
+        canvas.resetDamage()
+        canvas.transform = .scale(2, 2)
+        var unit = Path(); unit.addRect(Rect(x: 5, y: 5, width: 5, height: 5))
+        canvas.fill(unit, with: .solid(.white))
+        expectTight(canvas.damage, around: IntRect(x: 10, y: 10, width: 10, height: 10), "transformed fill")
+    }
+}
