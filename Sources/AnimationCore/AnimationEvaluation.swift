@@ -138,7 +138,9 @@ public struct AnimatedValue<V: VectorArithmetic> {
 
     /// Sets a new model value at `time`, animated by `animation` or at once.
     public mutating func set(_ value: V, animation: Animation?, at time: Double) {
-        if value == model && runs.isEmpty { return }
+        // An update that leaves this attribute's value alone leaves its running
+        // animations alone too, animated or not: only a change moves it.
+        if value == model { return }
         guard let animation else {
             runs.removeAll(keepingCapacity: true)
             model = value
@@ -146,7 +148,6 @@ public struct AnimatedValue<V: VectorArithmetic> {
             lastPresentation = value
             return
         }
-        if value == model { return }
         if animation.merges, let last = runs.indices.last, runs[last].animation.merges, !runs[last].finished {
             // Merge: keep x and v, retarget to the combined interval.
             let old = runs[last].animation

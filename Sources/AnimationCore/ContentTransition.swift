@@ -15,6 +15,28 @@ public enum ContentTransition: Sendable, Equatable {
     case numericTextValue(Double)
 
     public static let numericText = ContentTransition.numericText(countsDown: false)
+
+    /// Whether changed digits roll.
+    public var isNumeric: Bool {
+        switch self {
+        case .numericText, .numericTextValue: return true
+        case .identity, .opacity, .interpolate: return false
+        }
+    }
+}
+
+/// A numeric change that a newer one interrupted: it finishes underneath the
+/// newer change, whose old string is this one's new string.
+public struct InterruptedChange: Sendable {
+    public var from: String
+    public var progress: Double
+    public var rollsDown: Bool
+
+    public init(from: String, progress: Double, rollsDown: Bool) {
+        self.from = from
+        self.progress = progress
+        self.rollsDown = rollsDown
+    }
 }
 
 /// A content change in progress, as the renderer needs it.
@@ -29,13 +51,17 @@ public struct ContentTransitionState: Sendable {
     public var fromFrame: AnimatableRect
     /// For numeric rolls: true when new digits come in from above (counting down).
     public var rollsDown: Bool
+    /// For numeric rolls: the change this one interrupted, if it is still running.
+    public var interrupted: InterruptedChange?
 
-    public init(from: String, to: String, progress: Double, kind: ContentTransition, fromFrame: AnimatableRect, rollsDown: Bool) {
+    public init(from: String, to: String, progress: Double, kind: ContentTransition, fromFrame: AnimatableRect, rollsDown: Bool,
+                interrupted: InterruptedChange? = nil) {
         self.from = from
         self.to = to
         self.progress = progress
         self.kind = kind
         self.fromFrame = fromFrame
         self.rollsDown = rollsDown
+        self.interrupted = interrupted
     }
 }

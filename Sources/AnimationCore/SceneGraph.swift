@@ -18,7 +18,24 @@ public final class SceneGraph {
         var phase: TransitionPhase
         var order: Double
         var lastOverrideValue: Int?
-        var content: (from: String, fromFrame: AnimatableRect, progress: AnimatedValue<Double>, rollsDown: Bool)?
+        var content: ContentChange?
+    }
+
+    /// A change of a leaf's text in progress.
+    struct ContentChange {
+        var from: String
+        var fromFrame: AnimatableRect
+        var progress: AnimatedValue<Double>
+        var rollsDown: Bool
+        /// The numeric change this one interrupted, finishing underneath it so
+        /// that a value arriving mid-roll continues the glyphs where they are.
+        var earlier: Roll?
+    }
+
+    struct Roll {
+        var from: String
+        var progress: AnimatedValue<Double>
+        var rollsDown: Bool
     }
 
     private var leaves: [Leaf] = []
@@ -93,7 +110,12 @@ public final class SceneGraph {
                     rollsDown = v < previous
                 default: rollsDown = false
                 }
-                leaf.content = (oldText, leaf.geometry.presentation.first, progress, rollsDown)
+                var earlier: Roll? = nil
+                if d.contentTransition.isNumeric, let running = leaf.content, running.progress.isAnimating {
+                    earlier = Roll(from: running.from, progress: running.progress, rollsDown: running.rollsDown)
+                }
+                leaf.content = ContentChange(from: oldText, fromFrame: leaf.geometry.presentation.first, progress: progress,
+                                             rollsDown: rollsDown, earlier: earlier)
             } else {
                 leaf.content = nil
             }
@@ -175,12 +197,22 @@ public final class SceneGraph {
             if leaves[i].content != nil {
                 // Advanced in place: a copy would make its storage non-unique and allocate.
                 let progress = leaves[i].content!.progress.value(at: time)
+                var interrupted: InterruptedChange? = nil
+                if leaves[i].content!.earlier != nil {
+                    let earlierProgress = leaves[i].content!.earlier!.progress.value(at: time)
+                    if leaves[i].content!.earlier!.progress.isAnimating, let earlier = leaves[i].content!.earlier {
+                        interrupted = InterruptedChange(from: earlier.from, progress: earlierProgress, rollsDown: earlier.rollsDown)
+                    } else {
+                        leaves[i].content!.earlier = nil
+                    }
+                }
                 if leaves[i].content!.progress.isAnimating {
                     animating = true
                     if case let .text(to) = leaves[i].description.content, let content = leaves[i].content {
                         contentState = ContentTransitionState(from: content.from, to: to, progress: progress,
                                                               kind: leaves[i].description.contentTransition,
-                                                              fromFrame: content.fromFrame, rollsDown: content.rollsDown)
+                                                              fromFrame: content.fromFrame, rollsDown: content.rollsDown,
+                                                              interrupted: interrupted)
                     }
                 } else {
                     leaves[i].content = nil

@@ -117,4 +117,47 @@ import AllocationCounting
         graph.sample(at: 2)
         #expect(graph.renderList.count == 1 && graph.renderList[0].opacity == 1 && graph.renderList[0].phase == .identity)
     }
+
+    @Test func aChangeWithoutAnimationLeavesUnchangedAttributesGliding() {
+        // A glide is running when a non-animated update changes something else:
+        // the glide goes on, only the changed attribute jumps.
+        var v = AnimatedValue<Double>(0)
+        v.set(100, animation: .easeInOut(duration: 1), at: 0)
+        let midway = v.value(at: 0.5)
+        v.set(100, animation: nil, at: 0.5)
+        #expect(v.isAnimating && abs(v.value(at: 0.5) - midway) < 1e-9, "the same value without animation keeps the glide")
+        let graph = SceneGraph()
+        func leaves(x: Double, label: String) -> [LeafDescription] {
+            [LeafDescription(id: NodeID("blip"), frame: AnimatableRect(x: x, y: 0, width: 10, height: 10)),
+             LeafDescription(id: NodeID("label"), frame: AnimatableRect(x: 0, y: 50, width: 100, height: 20), content: .text(label))]
+        }
+        graph.update(to: leaves(x: 0, label: "A"), transaction: Transaction(), at: 0)
+        graph.update(to: leaves(x: 200, label: "A"), transaction: Transaction(animation: .linear(duration: 1)), at: 0)
+        graph.sample(at: 0.5)
+        graph.update(to: leaves(x: 200, label: "B"), transaction: Transaction(), at: 0.5)
+        graph.sample(at: 0.6)
+        let blip = graph.renderList.first { $0.id == NodeID("blip") }!
+        #expect(abs(blip.frame.x - 120) < 1e-6, "the blip keeps gliding: x = \(blip.frame.x)")
+        #expect(graph.renderList.first { $0.id == NodeID("label") }!.content == .text("B"))
+    }
+
+    @Test func aValueArrivingMidRollKeepsTheRunningRollUnderneath() {
+        let graph = SceneGraph()
+        func value(_ s: String) -> [LeafDescription] {
+            [LeafDescription(id: NodeID("altitude"), frame: AnimatableRect(x: 0, y: 0, width: 200, height: 40), content: .text(s),
+                             contentTransition: .numericText)]
+        }
+        graph.update(to: value("36,000"), transaction: Transaction(), at: 0)
+        graph.update(to: value("36,500"), transaction: Transaction(animation: .linear(duration: 1)), at: 0)
+        graph.sample(at: 0.4)
+        graph.update(to: value("36,700"), transaction: Transaction(animation: .linear(duration: 1)), at: 0.4)
+        graph.sample(at: 0.6)
+        let change = graph.renderList[0].contentTransition
+        #expect(change?.from == "36,500" && change?.to == "36,700")
+        #expect(change?.interrupted?.from == "36,000", "the first roll finishes underneath")
+        #expect(abs((change?.interrupted?.progress ?? 0) - 0.6) < 1e-9 && abs((change?.progress ?? 0) - 0.2) < 1e-9)
+        graph.sample(at: 1.1)
+        #expect(graph.renderList[0].contentTransition?.interrupted == nil, "gone once finished")
+        #expect(graph.renderList[0].contentTransition?.from == "36,500")
+    }
 }
