@@ -71,6 +71,8 @@ public final class FontFace {
     public let descenderEm: Float
     private var currentPixelSize: Int = -1
     private var reportedMissing: Set<UInt32> = []
+    /// How many missing characters have been reported (the last one says reporting stops).
+    var reportedMissingCount: Int { reportedMissing.count }
 
     init(library: FontLibrary, path: String, identifier: Int) throws {
         var f: FT_Face?

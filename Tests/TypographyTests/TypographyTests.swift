@@ -135,15 +135,16 @@ import Raster
     }
 
     /// Renders a value right-aligned at x = 380 on baseline 80, mid-change.
-    func renderChange(from: String, to: String, progress: Double, rollsDown: Bool, kind: ContentTransition) throws -> PixelBuffer {
-        let font = try Font(face: mono, size: 40)
+    func renderChange(from: String, to: String, progress: Double, rollsDown: Bool, kind: ContentTransition,
+                      interrupted: InterruptedChange? = nil, face: FontFace? = nil, fromAnchor: Point = Point(380, 80)) throws -> PixelBuffer {
+        let font = try Font(face: face ?? mono, size: 40)
         let text = TextRenderer()
         let buffer = PixelBuffer(width: 400, height: 160)
         let canvas = Canvas(target: buffer)
         canvas.clear(.black)
         let state = ContentTransitionState(from: from, to: to, progress: progress, kind: kind,
-                                           fromFrame: .zero, rollsDown: rollsDown)
-        ContentTransitionPainter().draw(state, font: font, anchor: Point(380, 80), fromAnchor: Point(380, 80),
+                                           fromFrame: .zero, rollsDown: rollsDown, interrupted: interrupted)
+        ContentTransitionPainter().draw(state, font: font, anchor: Point(380, 80), fromAnchor: fromAnchor,
                                         alignment: .right, color: .white, opacity: 1, text: text, in: canvas)
         return buffer
     }
