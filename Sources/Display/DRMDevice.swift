@@ -24,7 +24,7 @@ public final class DRMDevice {
     }
 
     /// A display mode; keeps libdrm's struct to hand back to the kernel.
-    public struct Mode: Sendable, CustomStringConvertible {
+    public struct Mode: Sendable, CustomStringConvertible, DisplayModeShape {
         public let info: drmModeModeInfo
         public var width: Int { Int(info.hdisplay) }
         public var height: Int { Int(info.vdisplay) }

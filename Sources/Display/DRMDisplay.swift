@@ -33,7 +33,7 @@ public final class DRMDisplay: Presenter {
     public var height: Int { frame.height }
     public var refreshRate: Double { mode.refreshRate }
     public var name: String {
-        "\(connector.name) on \(device.path), \(mode)" + (format == .xrgb8888 ? "" : " \(format.rawValue)")
+        "\(connector.name) on \(device.path), \(mode)" + (keepsCurrentMode ? " (kept)" : "") + (format == .xrgb8888 ? "" : " \(format.rawValue)")
             + (rotation == .upright ? "" : ", turned \(rotation.degrees)°" + (planeRotation != nil ? " by the plane" : ""))
     }
 
@@ -51,6 +51,8 @@ public final class DRMDisplay: Presenter {
     private var front = 0
     private var savedCRTC: UnsafeMutablePointer<drmModeCrtc>?
     private var modeSet = false
+    /// Whether the mode is the one the connector already had.
+    private let keepsCurrentMode: Bool
     public private(set) var flipPending = false
     /// What the flip stamps say: vblank or not, the flip rate, the pacing.
     public private(set) var pacing: FlipPacing
@@ -74,25 +76,14 @@ public final class DRMDisplay: Presenter {
         guard device.becomeMaster() else {
             throw DisplayError("\(device.path): another program holds the display (a desktop session?): stop it, or run the kiosk on a free VT")
         }
-        // Keep the current mode when it already matches, so taking over does not flicker.
         let current = device.currentCRTC(of: connector)
-        let currentMode = current.flatMap { device.currentMode(ofCRTC: $0) }
-        func matches(_ m: DRMDevice.Mode) -> Bool {
-            (size.map { m.width == $0.width && m.height == $0.height } ?? true)
-                && (refresh.map { abs(m.refreshRate - $0) < 0.5 } ?? true)
-        }
-        let wanted: DRMDevice.Mode?
-        if let currentMode, size != nil || refresh != nil ? matches(currentMode) : true {
-            wanted = currentMode
-        } else if size != nil || refresh != nil {
-            wanted = connector.modes.first(where: matches)
-        } else {
-            wanted = connector.preferredMode
-        }
-        guard let mode = wanted else {
+        guard let choice = ModeChoice.choose(current: current.flatMap { device.currentMode(ofCRTC: $0) }, offered: connector.modes,
+                                             preferred: connector.preferredMode, size: size, refresh: refresh) else {
             let list = connector.modes.map(\.description).joined(separator: ", ")
             throw DisplayError("\(connector.name): no mode \(size.map { "\($0.width)x\($0.height)" } ?? "")\(refresh.map { "@\($0)" } ?? ""); it offers \(list)")
         }
+        let mode = choice.mode
+        keepsCurrentMode = choice.keepsCurrent
         self.mode = mode
         pacing = FlipPacing(refreshRate: mode.refreshRate)
         let crtcs = device.crtcIDs()
