@@ -9,12 +9,36 @@ public struct KioskLayout: Equatable, Sendable {
     /// Length scale: 1 at 1920x1080 (or 1080x1920).
     public let scale: Double
     public let isPortrait: Bool
+    /// Seconds from the start of the glide to overflight until the dial has left
+    /// the card's area: the card appears only then, so no frame shows the card
+    /// over the moving dial.
+    public private(set) var cardRevealDelay = 0.0
 
     public init(width: Int, height: Int) {
         self.width = Double(width)
         self.height = Double(height)
         isPortrait = height > width
         scale = isPortrait ? min(Double(width) / 1080, Double(height) / 1920) : min(Double(height) / 1080, Double(width) / 1920 * 1.25)
+        cardRevealDelay = firstTimeDialClearsCard()
+    }
+
+    /// The glide sampled at 240 Hz: the first moment the dial's disc (with a
+    /// margin for its rim) no longer reaches into the card's frame.
+    private func firstTimeDialClearsCard() -> Double {
+        var glide = AnimatedValue<Double>(0)
+        glide.set(1, animation: KioskScene.layoutAnimation, at: 0)
+        let from = dialFrame(.standby), to = dialFrame(.overflight), card = cardFrame
+        let margin = 4 * scale
+        var t = 0.0
+        while t < 3 {
+            let p = glide.value(at: t)
+            let r = (from.width + (to.width - from.width) * p) / 2 + margin
+            let cx = from.midX + (to.midX - from.midX) * p, cy = from.midY + (to.midY - from.midY) * p
+            let nx = min(max(cx, card.x), card.maxX), ny = min(max(cy, card.y), card.maxY)
+            if (nx - cx) * (nx - cx) + (ny - cy) * (ny - cy) >= r * r { return t }
+            t += 1.0 / 240
+        }
+        return t
     }
 
     /// The dial's square frame for a mode.

@@ -9,9 +9,30 @@ import Glibc
 /// callsign rides its frame; the status word swaps with an asymmetric fade.
 public enum KioskScene {
     /// The status word: out over 0.2 s, in after 0.25 s, never both at once.
-    public static let statusTransition = Transition.asymmetric(
-        insertion: Transition.opacity.animation(.easeIn(duration: 0.2).delay(0.25)),
-        removal: Transition.opacity.animation(.easeOut(duration: 0.2)))
+    public static let statusTransition = textSwap(inAfter: 0.25)
+
+    /// Out over `cardFadeOut`, in over 0.2 s after `delay`: the old is gone before the new shows.
+    static func textSwap(inAfter delay: Double) -> Transition {
+        Transition.asymmetric(insertion: Transition.opacity.animation(.easeIn(duration: 0.2).delay(delay)),
+                              removal: Transition.opacity.animation(.easeOut(duration: cardFadeOut)))
+    }
+
+    /// How long the card takes to fade out on the way back to standby; the dial
+    /// waits that long before it glides back over the card's area.
+    public static let cardFadeOut = 0.2
+
+    /// What the card's leaves do when the mode changes: on the way to
+    /// overflight they appear once the dial has cleared the card's area; on the
+    /// way back they fade out before the dial returns.
+    static func cardAnimation(_ overflight: Bool, layout: KioskLayout) -> (animation: Animation?, value: Int) {
+        overflight ? (Animation.easeOut(duration: 0.25).delay(max(layout.cardRevealDelay, 0.25)), 1)
+                   : (Animation.easeOut(duration: cardFadeOut), 0)
+    }
+
+    /// The dial's glide: at once to overflight, after the card has gone on the way back.
+    static func dialAnimation(_ overflight: Bool) -> (animation: Animation?, value: Int) {
+        overflight ? (layoutAnimation, 1) : (layoutAnimation.delay(cardFadeOut), 0)
+    }
 
     /// The animation of a layout change: a spring, which retargets smoothly mid-glide.
     public static let layoutAnimation = Animation.spring(duration: 0.8, bounce: 0.12)
@@ -29,7 +50,9 @@ public enum KioskScene {
     /// old ones fade out where they are and the new ones fade in at theirs
     /// (the seed's fourth lesson: `.id` on the leaves that genuinely restart),
     /// never one blip flying across the scope or one number rolling into another's.
-    public static let aircraftTransition = statusTransition
+    static func aircraftTransition(_ layout: KioskLayout) -> Transition {
+        textSwap(inAfter: max(layout.cardRevealDelay, 0.25))
+    }
 
     /// Text sizes in px at scale 1, and baselines from the card's top.
     static let rows: [(label: String, baseline: Double)] = [("ALT", 280), ("GS", 340), ("DIST", 400), ("BRG", 460)]
@@ -46,11 +69,15 @@ public enum KioskScene {
         let aircraft = overflight ? state.aircraft : state.aircraft ?? shown
         var leaves: [LeafDescription] = []
         leaves.reserveCapacity(16)
+        let aircraftTransition = aircraftTransition(layout)
+        let cardAnimation = cardAnimation(overflight, layout: layout)
+        let dialAnimation = dialAnimation(overflight)
 
         // The dial: one leaf; its face blend animates with its frame as one vector.
         let dial = layout.dialFrame(state.mode)
         leaves.append(LeafDescription(id: dialID, frame: dial, content: .custom,
-                                      style: KioskStyle.dial.leafStyle, custom: DialChannels(still: overflight).animatable))
+                                      style: KioskStyle.dial.leafStyle, custom: DialChannels(still: overflight).animatable,
+                                      animationOverride: dialAnimation))
         // Its aircraft marker: a leaf of that aircraft's, at its bearing and distance.
         let identity = aircraft?.callsign ?? "unknown"
         if let aircraft, let bearing = aircraft.bearingDegrees, let distance = aircraft.distanceNM {
@@ -59,40 +86,43 @@ public enum KioskScene {
             leaves.append(LeafDescription(id: NodeID("dial/marker", id: identity),
                                           frame: AnimatableRect(x: dial.midX + sin(angle) * range, y: dial.midY - cos(angle) * range, width: 0, height: 0),
                                           opacity: overflight ? 1 : 0, content: .custom, style: KioskStyle.marker.leafStyle,
-                                          transition: aircraftTransition, isDecorative: true))
+                                          transition: aircraftTransition, animationOverride: dialAnimation, isDecorative: true))
         }
 
         leaves.append(LeafDescription(id: NodeID("card/background"), frame: card, opacity: cardOpacity,
-                                      style: KioskStyle.card.leafStyle, isDecorative: !overflight))
+                                      style: KioskStyle.card.leafStyle, animationOverride: cardAnimation, isDecorative: !overflight))
 
         // Status word: its identity is the word, so a change removes one and inserts the other.
         let word = overflight ? "OVERFLIGHT" : "STANDBY"
         let origin = layout.statusOrigin(state.mode)
         let statusSize = layout.textSize(28, scale: overflight ? s : layout.scale)
         leaves.append(LeafDescription(id: NodeID("status", id: word), frame: textFrame(x: origin.x, baseline: origin.baseline, size: statusSize),
-                                      content: .text(word), style: KioskStyle.status.leafStyle, transition: statusTransition))
+                                      content: .text(word), style: KioskStyle.status.leafStyle,
+                                      transition: overflight ? aircraftTransition : statusTransition))
 
         let x = card.x + 40 * s
         let right = card.maxX - 40 * s
         leaves.append(LeafDescription(id: NodeID("card/callsign", id: identity), frame: textFrame(x: x, baseline: card.y + 150 * s, size: layout.textSize(72, scale: s)),
                                       opacity: cardOpacity, content: .text(aircraft?.callsign ?? "—"),
                                       style: KioskStyle.callsign.leafStyle, transition: aircraftTransition, contentTransition: .identity,
-                                      isDecorative: !overflight))
+                                      animationOverride: cardAnimation, isDecorative: !overflight))
         leaves.append(LeafDescription(id: NodeID("card/route", id: identity), frame: textFrame(x: x, baseline: card.y + 200 * s, size: layout.textSize(32, scale: s)),
                                       opacity: cardOpacity, content: .text(overflight && aircraft == nil ? unknownAircraftLine : routeLine(aircraft)),
-                                      style: KioskStyle.route.leafStyle, transition: aircraftTransition, isDecorative: !overflight))
+                                      style: KioskStyle.route.leafStyle, transition: aircraftTransition, animationOverride: cardAnimation,
+                                      isDecorative: !overflight))
         let values = valueTexts(aircraft)
         for (i, row) in rows.enumerated() {
             let baseline = card.y + row.baseline * s
             leaves.append(LeafDescription(id: NodeID("card/row\(i)/label"), frame: textFrame(x: x, baseline: baseline, size: layout.textSize(28, scale: s)),
                                           opacity: cardOpacity, content: .text(row.label),
-                                          style: KioskStyle.rowLabel.leafStyle, isDecorative: !overflight))
+                                          style: KioskStyle.rowLabel.leafStyle, animationOverride: cardAnimation, isDecorative: !overflight))
             // Values are right-aligned, so the frame's right edge is the anchor.
             leaves.append(LeafDescription(id: NodeID("card/row\(i)/value", id: identity),
                                           frame: textFrame(x: right, baseline: baseline, size: layout.textSize(40, scale: s), width: 0),
                                           opacity: cardOpacity, content: .text(values[i].text),
                                           style: KioskStyle.rowValue.leafStyle, transition: aircraftTransition,
-                                          contentTransition: .numericTextValue(values[i].number), isDecorative: !overflight))
+                                          contentTransition: .numericTextValue(values[i].number), animationOverride: cardAnimation,
+                                          isDecorative: !overflight))
         }
 
         let note = state.note ?? ""
