@@ -14,7 +14,7 @@ public final class SceneGraph {
         var geometry: AnimatedValue<Geometry>
         var opacity: AnimatedValue<Double>
         /// 1 = the transition's active state, 0 = identity.
-        var transitionAmount: AnimatedValue<Double>
+        var transitionAmount: TransitionProgress
         var phase: TransitionPhase
         var order: Double
         var lastOverrideValue: Int?
@@ -91,7 +91,8 @@ public final class SceneGraph {
         if leaf.phase == .didDisappear {
             // Re-inserted while leaving: back to identity, state kept (§1.3d).
             leaf.phase = .identity
-            leaf.transitionAmount.set(0, animation: d.transition.ownAnimation(inserting: true) ?? animation, at: time)
+            leaf.transitionAmount.set(0, transition: transaction.disablesAnimations ? .identity : d.transition, inserting: true,
+                                      fallback: animation, at: time)
         }
         let oldText: String? = { if case let .text(s) = leaf.description.content { return s } else { return nil } }()
         let newText: String? = { if case let .text(s) = d.content { return s } else { return nil } }()
@@ -131,9 +132,17 @@ public final class SceneGraph {
     private func insertLeaf(_ d: LeafDescription, transaction: Transaction, order: Double, time: Double, initial: Bool) {
         // Geometry and content at the destination from the first frame: a new
         // attribute's first value never animates.
-        var amount = AnimatedValue<Double>(1)
-        let animation = initial ? nil : d.transition.ownAnimation(inserting: true) ?? transaction.animation
-        amount.set(0, animation: animation, at: time)
+        var amount = TransitionProgress(1)
+        // A transaction that disables animations shows the new state at once,
+        // transitions' own animations included: the kiosk's reading, so that a
+        // state known at start (a GPIO line's level) is on the first frame.
+        let still = initial || transaction.disablesAnimations
+        let animation = still ? nil : d.transition.ownAnimation(inserting: true) ?? transaction.animation
+        if still {
+            amount.set(0, transition: .identity, inserting: true, fallback: nil, at: time)
+        } else {
+            amount.set(0, transition: d.transition, inserting: true, fallback: transaction.animation, at: time)
+        }
         let leaf = Leaf(description: d,
                         geometry: AnimatedValue(Geometry(d.frame.pixelAligned, d.custom)),
                         opacity: AnimatedValue(d.opacity),
@@ -149,11 +158,16 @@ public final class SceneGraph {
     private func removeLeaf(_ i: Int, transaction: Transaction, time: Double) {
         let transition = leaves[i].description.transition
         // Nothing to animate (an identity removal): it goes with the update, as in SwiftUI.
-        let animation = transition.isIdentity(inserting: false) ? nil : transition.ownAnimation(inserting: false) ?? transaction.animation
+        let animation = transition.isIdentity(inserting: false) || transaction.disablesAnimations ? nil
+            : transition.ownAnimation(inserting: false) ?? transaction.animation
         leaves[i].phase = .didDisappear
         // Drawn just above whatever now sits at its old place in paint order.
         leaves[i].order += 0.5
-        leaves[i].transitionAmount.set(1, animation: animation, at: time)
+        if animation == nil {
+            leaves[i].transitionAmount.set(1, transition: .identity, inserting: false, fallback: nil, at: time)
+        } else {
+            leaves[i].transitionAmount.set(1, transition: transition, inserting: false, fallback: transaction.animation, at: time)
+        }
     }
 
     private func eraseFinishedRemovals() {
@@ -184,7 +198,8 @@ public final class SceneGraph {
         for i in leaves.indices {
             let geometry = leaves[i].geometry.value(at: time)
             let opacity = leaves[i].opacity.value(at: time)
-            let amount = leaves[i].transitionAmount.value(at: time)
+            leaves[i].transitionAmount.sample(at: time)
+            let amount = leaves[i].transitionAmount.amount
             if leaves[i].geometry.isAnimating || leaves[i].opacity.isAnimating || leaves[i].transitionAmount.isAnimating {
                 animating = true
             }
@@ -221,8 +236,10 @@ public final class SceneGraph {
             let d = leaves[i].description
             var frame = geometry.first
             let inserting = leaves[i].phase != .didDisappear
-            let effect = amount == 0 ? TransitionEffect.identity
-                : d.transition.effect(amount: amount, inserting: inserting, width: frame.width, height: frame.height)
+            let split = leaves[i].transitionAmount.isSplit
+            let effect = !split && amount == 0 ? TransitionEffect.identity
+                : d.transition.effect(amount: amount, parts: split ? leaves[i].transitionAmount.partAmounts : nil,
+                                      inserting: inserting, width: frame.width, height: frame.height)
             frame.x += effect.offsetX
             frame.y += effect.offsetY
             renderList.append(RenderItem(id: d.id, style: d.style, content: d.content, frame: frame,

@@ -66,15 +66,29 @@ public indirect enum Transition: Sendable {
         }
     }
 
+    /// The animations of the phase's parts that carry one, in the order they
+    /// are written (`a.combined(with: b)`: a's, then b's).
+    public func ownAnimations(inserting: Bool) -> [Animation] {
+        switch self {
+        case let .animated(_, a): return [a]
+        case let .combined(a, b): return a.ownAnimations(inserting: inserting) + b.ownAnimations(inserting: inserting)
+        case let .asymmetric(i, r): return (inserting ? i : r).ownAnimations(inserting: inserting)
+        default: return []
+        }
+    }
+
     /// The effect at `amount` of the way from identity (0) to the active
-    /// state (1): where an insertion starts, or a removal ends.
-    public func effect(amount: Double, inserting: Bool, width: Double, height: Double) -> TransitionEffect {
+    /// state (1): where an insertion starts, or a removal ends. With `parts`,
+    /// the k-th part that has its own animation is at `parts[k]` instead.
+    public func effect(amount: Double, parts: SIMD4<Double>? = nil, inserting: Bool, width: Double, height: Double) -> TransitionEffect {
         var e = TransitionEffect()
-        apply(amount: amount, inserting: inserting, width: width, height: height, to: &e)
+        var part = 0
+        apply(amount: amount, parts: parts, part: &part, inserting: inserting, width: width, height: height, to: &e)
         return e
     }
 
-    private func apply(amount p: Double, inserting: Bool, width w: Double, height h: Double, to e: inout TransitionEffect) {
+    private func apply(amount p: Double, parts: SIMD4<Double>?, part: inout Int, inserting: Bool, width w: Double, height h: Double,
+                       to e: inout TransitionEffect) {
         func edgeOffset(_ edge: Edge) -> (Double, Double) {
             switch edge {
             case .top: return (0, -h)
@@ -111,12 +125,16 @@ public indirect enum Transition: Sendable {
         case let .offset(x, y):
             e.offsetX += x * p; e.offsetY += y * p
         case let .combined(a, b):
-            a.apply(amount: p, inserting: inserting, width: w, height: h, to: &e)
-            b.apply(amount: p, inserting: inserting, width: w, height: h, to: &e)
+            a.apply(amount: p, parts: parts, part: &part, inserting: inserting, width: w, height: h, to: &e)
+            b.apply(amount: p, parts: parts, part: &part, inserting: inserting, width: w, height: h, to: &e)
         case let .asymmetric(i, r):
-            (inserting ? i : r).apply(amount: p, inserting: inserting, width: w, height: h, to: &e)
+            (inserting ? i : r).apply(amount: p, parts: parts, part: &part, inserting: inserting, width: w, height: h, to: &e)
         case let .animated(t, _):
-            t.apply(amount: p, inserting: inserting, width: w, height: h, to: &e)
+            // This part runs on its own animation's amount; a part inside it has none of its own.
+            let own = parts.map { part < TransitionProgress.maximumParts ? $0[part] : p } ?? p
+            part += 1
+            var inner = -TransitionProgress.maximumParts
+            t.apply(amount: own, parts: nil, part: &inner, inserting: inserting, width: w, height: h, to: &e)
         }
     }
 }

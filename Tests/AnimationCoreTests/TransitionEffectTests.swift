@@ -64,4 +64,36 @@ import Testing
         graph.sample(at: 2.1)
         #expect(graph.renderList.isEmpty)
     }
+
+    /// `.opacity.animation(a).combined(with: .scale.animation(b))`: each part
+    /// on its own curve and clock, as SwiftUI runs a transition's own animations.
+    @Test func eachAnimatedPartOfACombinedTransitionRunsOnItsOwnAnimation() {
+        let fade = Animation.linear(duration: 1), grow = Animation.easeIn(duration: 0.5)
+        var leaf = LeafDescription(id: NodeID("badge"), frame: AnimatableRect(x: 0, y: 0, width: 10, height: 10))
+        leaf.transition = Transition.opacity.animation(fade).combined(with: Transition.scale(0.5).animation(grow))
+        #expect(leaf.transition.ownAnimations(inserting: true) == [fade, grow])
+        let graph = SceneGraph()
+        graph.update(to: [], transaction: Transaction(), at: 0)
+        graph.update(to: [leaf], transaction: Transaction(animation: .easeOut(duration: 3)), at: 0)
+        for t in [0.1, 0.25, 0.4, 0.75] {
+            graph.sample(at: t)
+            let item = graph.renderList[0]
+            var opacity = AnimatedValue<Double>(1), scale = AnimatedValue<Double>(1)
+            opacity.set(0, animation: fade, at: 0)
+            scale.set(0, animation: grow, at: 0)
+            let fadeAmount = opacity.value(at: t), growAmount = scale.value(at: t)
+            #expect(abs(item.opacity - (1 - fadeAmount)) < 1e-9, "opacity at \(t): \(item.opacity)")
+            #expect(abs(item.scale - (1 - 0.5 * growAmount)) < 1e-9, "scale at \(t): \(item.scale)")
+        }
+        graph.sample(at: 0.6)
+        #expect(graph.renderList[0].scale == 1 && graph.renderList[0].opacity < 1, "the scale is done, the fade is not")
+        // One own animation still drives the whole transition, parts without one included.
+        var single = leaf
+        single.id = NodeID("single")
+        single.transition = Transition.opacity.combined(with: Transition.scale(0.5).animation(grow))
+        graph.update(to: [single], transaction: Transaction(animation: .linear(duration: 3)), at: 1)
+        graph.sample(at: 1.25)
+        let item = graph.renderList.first { $0.id == NodeID("single") }!
+        #expect(abs((1 - item.opacity) - (1 - item.scale) / 0.5) < 1e-9, "both parts on one amount")
+    }
 }
