@@ -173,14 +173,18 @@ public final class KioskController {
         // The sweep runs again from the moment the face starts to turn back.
         if state.mode == .standby { timeline.setPaused(false, at: time) }
         let animation: Animation? = animated ? (modeChanged ? KioskScene.layoutAnimation : KioskScene.updateAnimation) : nil
-        graph.update(to: KioskScene.leaves(for: state, shown: shownAircraft, layout: layout),
-                     transaction: Transaction(animation: animation), at: time)
+        // Not animated means nothing animates, the card's and dial's own choreography included.
+        var transaction = Transaction(animation: animation)
+        transaction.disablesAnimations = !animated
+        graph.update(to: KioskScene.leaves(for: state, shown: shownAircraft, layout: layout), transaction: transaction, at: time)
     }
 
     /// Lays the scene out for a new size (a rotation, another display), at once.
     public func resize(_ newLayout: KioskLayout, at time: Double) {
         layout = newLayout
-        graph.update(to: KioskScene.leaves(for: state, shown: shownAircraft, layout: layout), transaction: Transaction(), at: time)
+        var transaction = Transaction()
+        transaction.disablesAnimations = true
+        graph.update(to: KioskScene.leaves(for: state, shown: shownAircraft, layout: layout), transaction: transaction, at: time)
         needsFullFrame = true
     }
 

@@ -37,6 +37,21 @@ import SystemIO
         return out
     }
 
+    @Test func aChangeNotAnimatedShowsTheNewStateOnTheNextFrame() {
+        // The state a GPIO line is in at start: the first frame is that state,
+        // with none of the card's or the dial's own choreography.
+        let c = KioskController(layout: Self.layout)
+        _ = c.frameNeeded(at: 0)
+        c.apply(Demo.sampleOverflight, at: 0.5, animated: false)
+        _ = c.frameNeeded(at: 0.5)
+        let settled = KioskController(layout: Self.layout, initial: Demo.sampleOverflight)
+        _ = settled.frameNeeded(at: 0)
+        for item in settled.renderList {
+            let now = c.renderList.first { $0.id == item.id }
+            #expect(now?.frame == item.frame && now?.opacity == item.opacity, "\(item.id)")
+        }
+    }
+
     @Test func keysAreDebouncedAndMapped() {
         let c = KioskController(layout: Self.layout)
         c.keyMap = [57: .toggle, 24: .overflight, 31: .standby, 16: .quit]

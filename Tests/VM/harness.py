@@ -259,6 +259,8 @@ class Tests:
         ew, eh, want = read_png(expected)
         mean, over8 = difference(screen, want)
         self.check("the DRM screen matches the headless rendering", (ew, eh) == (w, h) and mean < 1.0 and over8 < 0.01, f"(mean {mean:.3f}, >8: {over8 * 100:.2f} %)")
+        showing = next((l for l in self.kiosk_log().splitlines() if "showing on" in l), "")
+        self.check("the console's mode is kept when it fits (no mode change)", "(kept)" in showing and f"{w}x{h}" in showing, showing)
 
         # Another program holds the display: a second kiosk says so and gives up.
         status, out = self.vm.sh("radar-kiosk run --display drm --frames 1")
@@ -271,6 +273,13 @@ class Tests:
         back_mean, _ = difference(after, console_before[2])
         off_mean, _ = difference(after, screen)
         self.check("SIGTERM: the text console is back", back_mean < 1.0 and off_mean > 5, f"(vs console {back_mean:.2f}, vs kiosk {off_mean:.2f})")
+        # A size the current mode does not have: that mode is set, not kept.
+        self.start_kiosk("--display drm --size 640x480")
+        sw, sh_, _ = self.vm.screendump()
+        showing = next((l for l in self.kiosk_log().splitlines() if "showing on" in l), "")
+        self.stop_kiosk("TERM")
+        self.check("a size the console's mode lacks is set", (sw, sh_) == (640, 480) and "640x480" in showing and "(kept)" not in showing,
+                   f"{showing} (screen {sw}x{sh_})")
 
         # The connector forced off and back on: blank, then the picture again, no restart.
         self.start_kiosk("--display drm --autoplay /etc/overflight.jsonl")
@@ -323,6 +332,11 @@ class Tests:
         while "keyboard AT Translated Set 2 keyboard" not in self.kiosk_log() and time.time() < deadline:
             time.sleep(0.3)
         _, _, standby_screen = self.vm.screendump()
+        # Another reader of the same keyboard, to see whether the grab keeps keys from it.
+        keyboard_line = next((l for l in self.kiosk_log().splitlines() if "keyboard AT Translated" in l), "")
+        event_device = keyboard_line[keyboard_line.find("(/dev/input/") + 1:keyboard_line.find(")", keyboard_line.find("(/dev/input/"))]
+        self.vm.sh(f"cat {event_device} > /tmp/keys.raw & echo $! > /tmp/cat.pid")
+        first_open, _ = self.wait_until(lambda: event_device in self.vm.sh("ls -l /proc/$(cat /tmp/cat.pid)/fd")[1], 10)
         self.vm.command("send-key", keys=[{"type": "qcode", "data": "o"}])
         deadline = time.time() + 20
         while "state OVERFLIGHT" not in self.kiosk_log() and time.time() < deadline:
@@ -333,7 +347,25 @@ class Tests:
                    next((l for l in log.splitlines() if "state " in l), log.strip().splitlines()[-1] if log.strip() else ""))
         mean, waited = self.wait_for_screen(self.rendering(UNKNOWN_OVERHEAD, 800, 480))
         self.check("the key's state shows on the screen", mean < 1.0, f"(vs the headless rendering of that state {mean:.3f}, after {waited:.1f} s)")
+        grabbed_bytes = int(self.vm.sh("wc -c < /tmp/keys.raw")[1].strip() or -1)
+        self.vm.sh("kill $(cat /tmp/cat.pid)")
         self.stop_kiosk("TERM")
+        # The same with keyboard.grab = no: the other reader gets the key too.
+        self.vm.sh("printf 'display = drm\\nkeyboard.grab = no\\n' > /tmp/nograb.conf")
+        self.start_kiosk("--config /tmp/nograb.conf")
+        self.wait_until(lambda: "keyboard AT Translated" in self.kiosk_log(), 30)
+        self.vm.sh(f"cat {event_device} > /tmp/keys.raw & echo $! > /tmp/cat.pid")
+        reader_open, _ = self.wait_until(lambda: event_device in self.vm.sh("ls -l /proc/$(cat /tmp/cat.pid)/fd")[1], 10)
+        self.vm.command("send-key", keys=[{"type": "qcode", "data": "o"}])
+        self.wait_until(lambda: "(key o)" in self.kiosk_log(), 20)
+        shared_bytes, _ = self.wait_until(lambda: int(self.vm.sh("wc -c < /tmp/keys.raw")[1].strip() or 0), 10)
+        self.vm.sh("kill $(cat /tmp/cat.pid)")
+        log = self.stop_kiosk("TERM")
+        nograb_line = next((l for l in log.splitlines() if "keyboard AT" in l), "")
+        self.check("the keyboard is grabbed: another reader gets no keys, unless keyboard.grab = no",
+                   event_device.startswith("/dev/input/event") and first_open and reader_open and grabbed_bytes == 0 and shared_bytes > 0 and "(key o)" in log
+                   and "grabbed" in keyboard_line and nograb_line and "grabbed" not in nograb_line,
+                   f"({event_device}: {grabbed_bytes} bytes while grabbed, {shared_bytes} when not; readers open {first_open}, {reader_open}; {nograb_line})")
 
         # SIGTERM in the middle of a transition still restores the console.
         self.start_kiosk("--display drm")
@@ -425,6 +457,37 @@ class Tests:
         high, low = "state STANDBY (GPIO OVERHEAD inactive)", "state OVERFLIGHT (GPIO OVERHEAD active)"
         self.check("an active-low line: high at start is standby, pulled low is overhead",
                    high in log and low in log and log.index(high) < log.index(low), " / ".join(l for l in log.splitlines() if "GPIO" in l))
+
+        # Bias: the kiosk's pull-up holds a line nobody drives high (gpio-sim
+        # applies a consumer's bias as the line's pull, and shows it in sysfs).
+        self.vm.sh("printf 'display = drm\\ngpio.line = OVERHEAD\\ngpio.bias = pull-up\\nkeyboard = none\\n' > /tmp/gpio-bias.conf")
+        self.vm.sh(f"echo pull-down > {sim}")
+        self.start_kiosk("--config /tmp/gpio-bias.conf")
+        pull = self.vm.sh(f"cat {sim}")[1].strip()
+        log = self.stop_kiosk("TERM")
+        self.vm.sh(f"echo pull-down > {sim}")
+        self.check("gpio.bias = pull-up pulls the line up", pull == "pull-up" and "state OVERFLIGHT (GPIO OVERHEAD active)" in log,
+                   f"(sim pull {pull}) " + " / ".join(l for l in log.splitlines() if "GPIO" in l))
+
+        # Debounce: a 0.6 s blip, longer than the kiosk's own 0.2 s settling, is
+        # hidden by the kernel's 1 s debounce and seen without it.
+        def blips(debounce_ms):
+            self.vm.sh(f"printf 'display = drm\\ngpio.line = OVERHEAD\\ngpio.debounce_ms = {debounce_ms}\\nkeyboard = none\\n' > /tmp/gpio-db.conf")
+            self.vm.sh(f"echo pull-down > {sim}")
+            self.start_kiosk("--config /tmp/gpio-db.conf")
+            at_start = self.kiosk_log()
+            # The blip, a gap as long, then a change held well past the period,
+            # which must be seen either way.
+            self.vm.sh(f"echo pull-up > {sim}; sleep 0.6; echo pull-down > {sim}; sleep 0.6; echo pull-up > {sim}")
+            seen = lambda text: self.kiosk_log().count(text) - at_start.count(text)
+            self.wait_until(lambda: seen("GPIO OVERHEAD active") >= (1 if debounce_ms > 0 else 2), 20)
+            counts = seen("GPIO OVERHEAD active"), seen("GPIO OVERHEAD inactive")
+            self.stop_kiosk("TERM")
+            self.vm.sh(f"echo pull-down > {sim}")
+            return counts
+        debounced, plain = blips(1000), blips(0)
+        self.check("gpio.debounce_ms hides a blip shorter than the period", debounced == (1, 0) and plain == (2, 1),
+                   f"(active/inactive seen: debounced {debounced}, without debounce {plain})")
 
         # A GPIO line that does not exist: one clear line in the log, and the kiosk runs on.
         self.vm.sh("printf 'display = drm\\ngpio.line = NO_SUCH_LINE\\nkeyboard = none\\n' > /tmp/nogpio.conf")
