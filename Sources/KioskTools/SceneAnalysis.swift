@@ -12,19 +12,21 @@ public enum SceneAnalysis {
     public struct Measures {
         /// ffmpeg's scene-change score (0 for the first frame).
         public var scores: [Double] = []
-        /// Mean absolute frame difference, percent of full scale.
+        /// Mean absolute luma difference from the previous frame, in 8-bit levels.
         public var mafd: [Double] = []
         /// Each frame's time: from its header when recorded, else index / fps.
         public var times: [Double] = []
     }
 
-    /// ffmpeg's scene-change score for each frame (vf_select's get_scene_score):
-    /// the mean absolute difference from the previous frame over all planes, in
-    /// percent of full scale (mafd); the score is min(mafd, |mafd − previous mafd|) / 100.
+    /// ffmpeg's scene-change score for each frame, as vf_select's
+    /// get_scene_score computes it for YUV input: on the luma plane only, the
+    /// mean absolute difference from the previous frame (mafd, in levels); the
+    /// score is min(mafd, |mafd − previous mafd|) / 100, clipped to 0...1 in single precision.
     public static func measure(_ reader: Y4MReader) -> Measures {
         var m = Measures()
         var previous: ArraySlice<UInt8>?
         var previousMAFD = 0.0
+        let lumaCount = reader.width * reader.height
         while let frame = reader.nextFrame() {
             m.times.append(reader.lastFrameTime ?? Double(m.times.count) / reader.framesPerSecond)
             guard let prev = previous else {
@@ -35,14 +37,15 @@ public enum SceneAnalysis {
             }
             var sad = 0
             var i = frame.startIndex, j = prev.startIndex
-            let end = frame.endIndex
+            let end = frame.startIndex + lumaCount
             while i < end {
                 sad += abs(Int(frame[i]) - Int(prev[j]))
                 i += 1; j += 1
             }
-            let mafd = Double(sad) * 100 / Double(frame.count) / 256
+            let mafd = Double(sad) / Double(lumaCount)
             let diff = abs(mafd - previousMAFD)
-            m.scores.append(min(max(min(mafd, diff) / 100, 0), 1))
+            // av_clipf: ffmpeg's score passes through a Float.
+            m.scores.append(Double(Float(min(max(min(mafd, diff) / 100, 0), 1))))
             m.mafd.append(mafd)
             previousMAFD = mafd
             previous = frame
@@ -51,31 +54,73 @@ public enum SceneAnalysis {
     }
 
     /// Animation windows: each starts at a frame whose scene score passes
-    /// `threshold` and lasts until the picture settles, that is until the
-    /// frame-to-frame change (mafd) holds steady for `settle` frames: stillness,
-    /// or the sweep's steady motion. Windows closer than `gap` frames merge.
-    public static func windows(_ m: Measures, threshold: Double, gap: Int = 3, settle: Int = 5) -> [ClosedRange<Int>] {
+    /// `threshold` while the picture is not at rest, and lasts until it has
+    /// been at rest for `settle` seconds. At rest is still (a luma mafd under
+    /// `stillChange` levels, or no frame recorded for a while: the recorder
+    /// skips frames when nothing changes) or in steady motion, the sweep: a
+    /// mafd of at least `steadyFloor` whose mean over the last `block` frames
+    /// is within `steadyTolerance` of the mean over the block before. The
+    /// sweep's own frame-to-frame wobble scores higher than a number rolling at
+    /// 60 Hz, so the score alone cannot tell them apart. Windows less than
+    /// `gap` seconds apart merge.
+    public static func windows(_ m: Measures, threshold: Double, settle: Double = 0.15, gap: Double = 0.4) -> [ClosedRange<Int>] {
+        let n = m.scores.count
+        // Where each frame's run of recorded frames began (a pause in recording ends a run).
+        var runStart = [Int](repeating: 0, count: n)
+        for j in 1..<max(n, 1) { runStart[j] = m.times[j] - m.times[j - 1] >= settle ? j : runStart[j - 1] }
+        func mean(_ range: Range<Int>) -> Double {
+            var sum = 0.0
+            for k in range { sum += m.mafd[k] }
+            return sum / Double(range.count)
+        }
+        func steadyMotion(_ j: Int) -> Bool {
+            let first = max(runStart[j], 1)
+            let (recent, earlier): (Range<Int>, Range<Int>)
+            if j - first + 1 >= 2 * block {
+                recent = (j - block + 1)..<(j + 1); earlier = (j - 2 * block + 1)..<(j - block + 1)
+            } else if j + 2 * block <= n && runStart[j + 2 * block - 1] == runStart[j] {
+                // Too early in the run to look back: look ahead.
+                recent = j..<(j + block); earlier = (j + block)..<(j + 2 * block)
+            } else {
+                return false
+            }
+            let a = mean(recent), b = mean(earlier)
+            return a >= steadyFloor && abs(a - b) <= steadyTolerance * a
+        }
+        func atRest(_ j: Int) -> Bool { m.mafd[j] <= stillChange || steadyMotion(j) }
         var result: [ClosedRange<Int>] = []
         var i = 1
-        let n = m.scores.count
         while i < n {
-            guard m.scores[i] > threshold else { i += 1; continue }
+            guard m.scores[i] > threshold, !atRest(i) else { i += 1; continue }
             var j = i + 1
-            var steady = 0
-            while j < n && steady < settle {
-                steady = abs(m.mafd[j] - m.mafd[j - 1]) < 0.01 && m.scores[j] <= threshold ? steady + 1 : 0
+            var restingSince: Int?
+            while j < n {
+                if let since = restingSince, m.times[j] - m.times[since] >= settle { break }
+                if m.times[j] - m.times[j - 1] >= settle { restingSince = j; break }
+                if atRest(j) { restingSince = restingSince ?? j } else { restingSince = nil }
                 j += 1
             }
-            let window = i...max(i, j - 1 - steady)
-            if let last = result.last, window.lowerBound - last.upperBound <= gap {
+            let window = i...max(i, (restingSince ?? n) - 1)
+            if let last = result.last, m.times[window.lowerBound] - m.times[last.upperBound] <= gap {
                 result[result.count - 1] = last.lowerBound...window.upperBound
             } else {
                 result.append(window)
             }
-            i = j
+            i = j + 1
         }
         return result
     }
+
+    /// A luma mafd under this many levels is a still picture.
+    static let stillChange = 0.02
+    /// The smallest mafd (levels) that counts as steady motion: the sweep's is
+    /// about 0.27 at 60 Hz and 0.5 at 30 Hz; a rolling number's is under 0.16.
+    static let steadyFloor = 0.18
+    static let steadyTolerance = 0.12
+    static let block = 6
+    /// The score a frame must pass to start a window: low enough for a number
+    /// rolling at 60 Hz; what is not animation is told apart by `atRest`.
+    public static let defaultThreshold = 0.0002
 
     /// Tiles evenly spaced frames of each window into one labelled image.
     public static func contactSheet(path: String, threshold: Double, fonts: FontSet, perWindow: Int = 6,
@@ -126,6 +171,13 @@ public enum SceneAnalysis {
         return (sheet, found)
     }
 
+    /// `x` with six decimals, as ffmpeg prints scene scores.
+    static func sixDecimals(_ x: Double) -> String {
+        let millionths = Int((x * 1_000_000).rounded())
+        let fraction = String(millionths % 1_000_000)
+        return "\(millionths / 1_000_000)." + String(repeating: "0", count: 6 - fraction.count) + fraction
+    }
+
     static func seconds(_ t: Double) -> String {
         let hundredths = Int((t * 100).rounded())
         let frac = hundredths % 100
@@ -152,13 +204,16 @@ public enum SceneAnalysis {
         }
     }
 
-    /// `scenes FILE.y4m [--threshold SCORE]`: the animation windows of a recording.
+    /// `scenes FILE.y4m [--threshold SCORE] [--scores]`: the animation windows of a recording.
     public static func scenesCommand(_ args: ParsedArguments) throws -> Int32 {
         let path = try args.onlyPositional("scenes", "FILE.y4m")
-        let threshold = try args.number("--threshold", default: 0.002, range: 0...1)
+        let threshold = try args.number("--threshold", default: defaultThreshold, range: 0...1)
         let reader = try Y4MReader(path: path)
         let m = measure(reader)
         let found = windows(m, threshold: threshold)
+        if args.has("--scores") {
+            for (i, score) in m.scores.enumerated() { print("frame \(i) score \(sixDecimals(score))") }
+        }
         print("\(path): \(m.scores.count) frames at \(reader.framesPerSecond) fps, \(found.count) animation windows above \(threshold)")
         for (i, w) in found.enumerated() {
             let peak = m.scores[w].max() ?? 0
@@ -172,7 +227,7 @@ public enum SceneAnalysis {
     public static func contactSheetCommand(_ args: ParsedArguments) throws -> Int32 {
         let path = try args.onlyPositional("contact-sheet", "FILE.y4m")
         let out = try args.required("--out", "FILE.png")
-        let threshold = try args.number("--threshold", default: 0.002, range: 0...1)
+        let threshold = try args.number("--threshold", default: defaultThreshold, range: 0...1)
         let (sheet, found) = try contactSheet(path: path, threshold: threshold, fonts: FontSet(directory: args.value("--fonts")))
         try PNGFile.write(sheet, to: out)
         print("wrote \(out): \(min(found.count, 10)) of \(found.count) animation windows")

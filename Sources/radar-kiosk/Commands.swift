@@ -24,12 +24,13 @@ enum RadarKioskCommand {
             fonts,
         ]),
         CommandSpec("scenes", positional: "FILE.y4m", "Print the animation windows of a recording.", flags: [
-            .init("--threshold", value: "SCORE", "scene-change score a frame must pass (default 0.002)"),
+            .init("--threshold", value: "SCORE", "scene-change score a frame must pass (default 0.0002)"),
+            .init("--scores", "also print every frame's score, as ffmpeg's select filter computes it"),
         ]),
         CommandSpec("contact-sheet", positional: "FILE.y4m", "Tile frames of each animation window into one PNG.", flags: [
             .init("--out", value: "FILE.png", "where to write the sheet"),
             fonts,
-            .init("--threshold", value: "SCORE", "scene-change score (default 0.002)"),
+            .init("--threshold", value: "SCORE", "scene-change score (default 0.0002)"),
         ]),
         CommandSpec("reference-frame", "Draw frame N of the reference scene (design/reference-scene.md) to a PNG.", flags: [
             .init("--frame", value: "N", "frame number (sweep angle 6N degrees; default 0)"),
