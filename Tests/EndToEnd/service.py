@@ -137,12 +137,19 @@ proc = subprocess.Popen([kiosk, "run", "--display", "headless", "--size", "320x2
                         env={k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "WATCHDOG_USEC")})
 proc.stdin.write(b'{"cmd":"set","state":{"mode":"overflight","aircraft":{"callsign":"BAW283","altitude_ft":36000}}}\n')
 proc.stdin.flush()
-time.sleep(3)   # the glide settles
 def switches():
     fields = dict(l.split(":", 1) for l in open(f"/proc/{proc.pid}/status").read().splitlines() if ":" in l)
     return int(fields["voluntary_ctxt_switches"]) + int(fields["nonvoluntary_ctxt_switches"])
 def cpu_ticks():
     return sum(int(v) for v in open(f"/proc/{proc.pid}/stat").read().split(")")[1].split()[11:13])
+# Wait for the glide to settle: no context switch for a whole second (on a
+# loaded machine the kiosk may get the command late and draw late).
+deadline, last, quiet_since = time.time() + 30, switches(), time.time()
+while time.time() < deadline and time.time() - quiet_since < 1.0:
+    time.sleep(0.1)
+    now = switches()
+    if now != last:
+        last, quiet_since = now, time.time()
 before, ticks = switches(), cpu_ticks()
 time.sleep(5)
 woke, used = switches() - before, cpu_ticks() - ticks
