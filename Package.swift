@@ -43,8 +43,10 @@ let package = Package(
         .target(name: "Input", dependencies: ["SystemIO", "CLinux"]),
         .target(name: "JSON"),
         .target(name: "Feed", dependencies: ["JSON", "SystemIO"]),
+        // Routes, airports, airlines and aircraft types offline: the compact file, its import, the route check.
+        .target(name: "StandingData", dependencies: ["Feed", "SystemIO"]),
         // State, commands, configuration, scene, layout and the controller: what the fuzzers and most tests import.
-        .target(name: "KioskModel", dependencies: ["AnimationCore", "Display", "Input", "Feed", "JSON", "SystemIO"]),
+        .target(name: "KioskModel", dependencies: ["AnimationCore", "Display", "Input", "Feed", "StandingData", "JSON", "SystemIO"]),
         // The kiosk's drawing: renderer, dial, fonts, and the one frame tick.
         .target(name: "KioskRendering", dependencies: ["KioskModel", "AnimationCore", "Raster", "RasterIO", "Typography", "Display"]),
         // The service: event loop, input sources, presenter wiring, systemd.
@@ -52,7 +54,7 @@ let package = Package(
         // Developer tools: bench, soak, audit, render, scenes, contact sheet, reference frame.
         .target(name: "KioskTools", dependencies: ["KioskRendering", "KioskModel", "AnimationCore", "Raster", "RasterIO",
                                                    "Typography", "Display", "SystemIO"]),
-        .executableTarget(name: "radar-kiosk", dependencies: ["KioskApp", "KioskTools", "KioskModel", "SystemIO"]),
+        .executableTarget(name: "radar-kiosk", dependencies: ["KioskApp", "KioskTools", "KioskModel", "StandingData", "SystemIO"]),
         // The parsers' libFuzzer target (Tests/Fuzz/fuzz.sh builds it with -D FUZZING and the fuzzer).
         .executableTarget(name: "radar-kiosk-fuzz", dependencies: ["KioskModel", "Feed", "JSON"], path: "Tests/Fuzz",
                           exclude: ["fuzz.sh", "seeds", "regressions"], swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
@@ -67,6 +69,7 @@ let package = Package(
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster"]),
         .testTarget(name: "SystemIOTests", dependencies: ["SystemIO"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "StandingDataTests", dependencies: ["StandingData", "Feed", "SystemIO"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

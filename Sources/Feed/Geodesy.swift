@@ -11,7 +11,7 @@ public struct GeoPoint: Equatable, Sendable {
         self.longitude = longitude
     }
 
-    static let earthRadiusNM = 6_371_008.8 / 1852
+    public static let earthRadiusNM = 6_371_008.8 / 1852
 
     /// Great-circle distance in nautical miles (haversine, mean Earth radius).
     public func distanceNM(to other: GeoPoint) -> Double {

@@ -1,6 +1,7 @@
 import KioskApp
 import KioskModel
 import KioskTools
+import StandingData
 import SystemIO
 
 /// The `radar-kiosk` command line: every command, its flags and its help.
@@ -16,6 +17,10 @@ enum RadarKioskCommand {
             .init("--free", "print nothing; exit 0 if a connected output is free to take, 1 if not"),
         ]),
         CommandSpec("check-config", positional: "FILE", "Check a configuration file; report every problem with its line.", flags: []),
+        CommandSpec("import-standing-data", positional: "DIR",
+                    "Build the routes, airlines and aircraft types file from a checkout of Virtual Radar Server's standing data.", flags: [
+            .init("--out", value: "FILE", "where to write it (default Data/standing-data.rksd)"),
+        ]),
         CommandSpec("render", "Render one state, or one moment of a transition, to a PNG.", flags: [
             .init("--state", value: "FILE.json", "the state to show"),
             .init("--from", value: "FILE.json", "the state the transition starts from"),
@@ -110,6 +115,13 @@ enum RadarKioskCommand {
             for p in problems { print(p) }
             print(problems.isEmpty ? "\(path): ok" : "\(path): \(problems.count) problem\(problems.count == 1 ? "" : "s")")
             return problems.isEmpty ? 0 : 1
+        case "import-standing-data":
+            let directory = try args.onlyPositional("import-standing-data", "DIR")
+            let out = args.value("--out") ?? "Data/" + StandingData.fileName
+            let s = try StandingDataImport.run(from: directory, to: out)
+            print("wrote \(out): \(s.routes) routes (\(s.skippedRoutes) skipped: an airport without a position), \(s.airports) airports, "
+                  + "\(s.airlines) airlines, \(s.types) aircraft types, \(s.aircraft) aircraft; \(s.bytes) bytes")
+            return 0
         case "render": return try Render.run(args)
         case "reference-frame": return try ReferenceFrame.run(args)
         case "bench": return try Benchmarks.run(args)

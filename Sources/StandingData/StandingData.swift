@@ -1,0 +1,220 @@
+import SystemIO
+
+/// Routes, airports, airlines, aircraft types and a sparse aircraft table,
+/// from Virtual Radar Server's standing data (CC0), in the kiosk's compact
+/// file. The file is mapped, not read: opening it costs no parsing, resident
+/// memory grows only by the pages lookups touch, and a lookup is a binary
+/// search over fixed-size records that allocates nothing until it returns a
+/// name.
+public final class StandingData {
+    /// An airport on a route.
+    public struct Airport: Equatable, Sendable {
+        /// The code routes use: ICAO, or IATA when it has no ICAO code.
+        public var code: String
+        public var iata: String?
+        public var position: (latitude: Double, longitude: Double)
+        /// What the card shows: the IATA code travellers know, else the code.
+        public var shortName: String { iata ?? code }
+
+        public static func == (a: Airport, b: Airport) -> Bool {
+            a.code == b.code && a.iata == b.iata && a.position == b.position
+        }
+    }
+
+    /// A scheduled route: two or more airports in order.
+    public struct Route: Equatable, Sendable {
+        public var airports: [Airport]
+    }
+
+    /// What the data says about an aircraft type designator.
+    public struct AircraftType: Equatable, Sendable {
+        /// Manufacturer and model, as the data names them ("Boeing 787-9 Dreamliner").
+        public var name: String
+        /// VRS species: L land plane, S seaplane, A amphibian, H helicopter, G gyrocopter, T tiltwing, V ground vehicle, R tower.
+        public var species: Character?
+    }
+
+    /// What the data says about one airframe, by its 24-bit address.
+    public struct AircraftRecord: Equatable, Sendable {
+        public var registration: String?
+        public var typeDesignator: String?
+    }
+
+    private let file: MappedFile
+    private let fields: [UInt32]
+
+    public var path: String { file.path }
+    public var routeCount: Int { Int(field(.routesCount)) }
+    public var airportCount: Int { Int(field(.airportsCount)) }
+
+    public init(path: String) throws {
+        file = try MappedFile(path: path)
+        let bytes = file.bytes
+        guard bytes.count >= StandingDataFormat.headerSize,
+              bytes.prefix(StandingDataFormat.magic.count).elementsEqual(StandingDataFormat.magic) else {
+            throw StandingDataError("\(path): not a radar-kiosk standing-data file (run radar-kiosk import-standing-data)")
+        }
+        fields = StandingDataFormat.Field.allCases.map {
+            bytes.loadUnaligned(fromByteOffset: StandingDataFormat.magic.count + $0.rawValue * 4, as: UInt32.self).littleEndian
+        }
+        // Every table must lie inside the file: a truncated or corrupt file is refused, never read past its end.
+        let tables: [(StandingDataFormat.Field, StandingDataFormat.Field, Int)] = [
+            (.airportsOffset, .airportsCount, StandingDataFormat.airportSize), (.airlinesOffset, .airlinesCount, StandingDataFormat.airlineSize),
+            (.iataOffset, .iataCount, StandingDataFormat.iataSize), (.typesOffset, .typesCount, StandingDataFormat.typeSize),
+            (.aircraftOffset, .aircraftCount, StandingDataFormat.aircraftSize), (.blocksOffset, .blocksCount, StandingDataFormat.blockSize),
+            (.routesOffset, .routesCount, StandingDataFormat.routeSize), (.legsOffset, .legsCount, 2), (.stringsOffset, .stringsLength, 1),
+        ]
+        for (offset, count, size) in tables where Int(fields[offset.rawValue]) + Int(fields[count.rawValue]) * size > bytes.count {
+            throw StandingDataError("\(path): truncated or corrupt (\(count) runs past the end)")
+        }
+        file.prefetch()
+    }
+
+    // MARK: Lookups
+
+    /// The scheduled route of a callsign, normalised as the data's README says.
+    public func route(forCallsign callsign: String) -> Route? {
+        guard let (airline, number) = normalise(callsign),
+              let block = search(.blocksOffset, .blocksCount, StandingDataFormat.blockSize, for: airline) else { return nil }
+        let base = offset(.blocksOffset) + block * StandingDataFormat.blockSize
+        let first = Int(u32(base + 4)), count = Int(u32(base + 8))
+        guard let index = search(offset(.routesOffset) + first * StandingDataFormat.routeSize, count: count,
+                                 size: StandingDataFormat.routeSize, for: number) else { return nil }
+        let legs = Int(u32(offset(.routesOffset) + (first + index) * StandingDataFormat.routeSize + 4))
+        guard legs < Int(field(.legsCount)) else { return nil }
+        let n = Int(u16(offset(.legsOffset) + legs * 2))
+        guard n >= 2, legs + n < Int(field(.legsCount)) else { return nil }
+        var airports: [Airport] = []
+        airports.reserveCapacity(n)
+        for k in 1...n {
+            guard let airport = airport(at: Int(u16(offset(.legsOffset) + (legs + k) * 2))) else { return nil }
+            airports.append(airport)
+        }
+        return Route(airports: airports)
+    }
+
+    /// An airport by the code routes use (ICAO, or IATA for airports without one).
+    public func airport(code: String) -> Airport? {
+        guard let key = StandingDataFormat.key(code),
+              let i = search(.airportsOffset, .airportsCount, StandingDataFormat.airportSize, for: key) else { return nil }
+        return airport(at: i)
+    }
+
+    /// The airline's name, by its ICAO (or, for airlines without one, IATA) code.
+    public func airlineName(code: String) -> String? {
+        guard let key = StandingDataFormat.key(code),
+              let i = search(.airlinesOffset, .airlinesCount, StandingDataFormat.airlineSize, for: key) else { return nil }
+        let base = offset(.airlinesOffset) + i * StandingDataFormat.airlineSize
+        return string(u32(base + 4), u16(base + 8))
+    }
+
+    /// An ICAO type designator's manufacturer and model.
+    public func aircraftType(designator: String) -> AircraftType? {
+        guard let key = StandingDataFormat.key(designator),
+              let i = search(.typesOffset, .typesCount, StandingDataFormat.typeSize, for: key) else { return nil }
+        let base = offset(.typesOffset) + i * StandingDataFormat.typeSize
+        guard let name = string(u32(base + 4), u16(base + 8)) else { return nil }
+        let species = file.bytes[base + 10]
+        return AircraftType(name: name, species: species == 0 ? nil : Character(Unicode.Scalar(species)))
+    }
+
+    /// The data's record of an airframe by its 24-bit address ("4ca7b5" or "4CA7B5").
+    public func aircraft(address hex: String) -> AircraftRecord? {
+        guard hex.utf8.count == 6, let address = UInt32(hex, radix: 16),
+              let i = search(.aircraftOffset, .aircraftCount, StandingDataFormat.aircraftSize, for: address) else { return nil }
+        let base = offset(.aircraftOffset) + i * StandingDataFormat.aircraftSize
+        let designator = keyString(u32(base + 4))
+        return AircraftRecord(registration: string(u32(base + 8), u16(base + 12)), typeDesignator: designator.isEmpty ? nil : designator)
+    }
+
+    // MARK: Callsigns
+
+    /// The callsign as the routes are keyed (README, "Normalisation"): the
+    /// airline code (an IATA code swapped for the ICAO one when the airline has
+    /// both) and the number without leading zeros; nil when it is not of that shape.
+    func normalise(_ callsign: String) -> (airline: UInt32, number: UInt32)? {
+        let chars = Array(callsign.utf8.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 })
+        func isLetter(_ c: UInt8) -> Bool { c >= 65 && c <= 90 }
+        func isDigit(_ c: UInt8) -> Bool { c >= 48 && c <= 57 }
+        guard chars.count >= 3, chars.allSatisfy({ isLetter($0) || isDigit($0) }) else { return nil }
+        // ^([A-Z]{2,3}|[A-Z][0-9]|[0-9][A-Z])(\d[A-Z0-9]*), tried in that order.
+        var codeLength: Int?
+        if isLetter(chars[0]) && isLetter(chars[1]) {
+            if chars.count > 3 && isLetter(chars[2]) && isDigit(chars[3]) { codeLength = 3 } else if isDigit(chars[2]) { codeLength = 2 }
+        } else if (isLetter(chars[0]) && isDigit(chars[1])) || (isDigit(chars[0]) && isLetter(chars[1])) {
+            if isDigit(chars[2]) { codeLength = 2 }
+        }
+        guard let codeLength else { return nil }
+        var number = chars[codeLength...].drop { $0 == 48 }
+        if number.isEmpty || !number.contains(where: isDigit) { number = [48] + number }
+        // n, nn, nA, nnn, nnA, nAA, nnnn, nnnA, nnAA: at most four, letters only at the end (at most two).
+        let letters = number.reversed().prefix { isLetter($0) }.count
+        guard number.count <= 4, letters <= 2, number.dropLast(letters).allSatisfy(isDigit), isDigit(number.first!) else { return nil }
+        var code = String(decoding: chars[0..<codeLength], as: UTF8.self)
+        if codeLength == 2, let icao = icaoCode(forIATA: code) { code = icao }
+        guard let airline = StandingDataFormat.key(code),
+              let key = StandingDataFormat.key(Substring(String(decoding: number, as: UTF8.self))) else { return nil }
+        return (airline, key)
+    }
+
+    private func icaoCode(forIATA iata: String) -> String? {
+        guard let key = StandingDataFormat.key(iata),
+              let i = search(.iataOffset, .iataCount, StandingDataFormat.iataSize, for: key) else { return nil }
+        let airline = Int(u32(offset(.iataOffset) + i * StandingDataFormat.iataSize + 4))
+        guard airline < Int(field(.airlinesCount)) else { return nil }
+        return keyString(u32(offset(.airlinesOffset) + airline * StandingDataFormat.airlineSize))
+    }
+
+    // MARK: Records
+
+    private func airport(at i: Int) -> Airport? {
+        guard i < Int(field(.airportsCount)) else { return nil }
+        let base = offset(.airportsOffset) + i * StandingDataFormat.airportSize
+        let iata = keyString(u32(base + 4) & 0xFFFF_FF00)
+        let lat = Double(Float(bitPattern: u32(base + 8))), lon = Double(Float(bitPattern: u32(base + 12)))
+        return Airport(code: keyString(u32(base)), iata: iata.isEmpty ? nil : iata, position: (lat, lon))
+    }
+
+    /// Binary search of a table's records whose first four bytes are the key.
+    private func search(_ offsetField: StandingDataFormat.Field, _ countField: StandingDataFormat.Field, _ size: Int,
+                        for key: UInt32) -> Int? {
+        search(offset(offsetField), count: Int(field(countField)), size: size, for: key)
+    }
+
+    private func search(_ base: Int, count: Int, size: Int, for key: UInt32) -> Int? {
+        var low = 0, high = count
+        while low < high {
+            let mid = (low + high) / 2
+            let k = u32(base + mid * size)
+            if k == key { return mid }
+            if k < key { low = mid + 1 } else { high = mid }
+        }
+        return nil
+    }
+
+    private func field(_ f: StandingDataFormat.Field) -> UInt32 { fields[f.rawValue] }
+    private func offset(_ f: StandingDataFormat.Field) -> Int { Int(fields[f.rawValue]) }
+    private func u32(_ at: Int) -> UInt32 { file.bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian }
+    private func u16(_ at: Int) -> UInt16 { file.bytes.loadUnaligned(fromByteOffset: at, as: UInt16.self).littleEndian }
+
+    private func string(_ at: UInt32, _ length: UInt16) -> String? {
+        let start = offset(.stringsOffset) + Int(at), end = start + Int(length)
+        guard length > 0, Int(at) + Int(length) <= Int(field(.stringsLength)) else { return nil }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: file.bytes[start..<end]), as: UTF8.self)
+    }
+
+    private func keyString(_ key: UInt32) -> String {
+        var bytes: [UInt8] = []
+        for shift in stride(from: 24, through: 0, by: -8) {
+            let b = UInt8(truncatingIfNeeded: key >> UInt32(shift))
+            if b != 0 { bytes.append(b) }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// A standing-data file that cannot be used, with its path and what is wrong.
+public struct StandingDataError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,57 @@
+/// The layout of the kiosk's standing-data file (`radar-kiosk
+/// import-standing-data` writes it, `StandingData` maps it): fixed-size records
+/// sorted by their keys, so a lookup is a binary search in place, touching a
+/// few pages and allocating nothing.
+///
+/// All integers are little-endian. The header is the magic, then one UInt32
+/// per `Field`. Keys are ASCII, upper case, NUL-padded to four bytes.
+enum StandingDataFormat {
+    static let magic: [UInt8] = Array("RKSDATA".utf8) + [1]
+
+    /// The header's fields after the magic, in order.
+    enum Field: Int, CaseIterable {
+        case airportsOffset, airportsCount
+        case airlinesOffset, airlinesCount
+        case iataOffset, iataCount
+        case typesOffset, typesCount
+        case aircraftOffset, aircraftCount
+        case blocksOffset, blocksCount
+        case routesOffset, routesCount
+        case legsOffset, legsCount
+        case stringsOffset, stringsLength
+    }
+
+    static let headerSize = magic.count + Field.allCases.count * 4
+
+    /// code[4] iata[3] pad[1] latitude:Float32 longitude:Float32
+    static let airportSize = 16
+    /// code[4] nameOffset:UInt32 nameLength:UInt16 pad[2]
+    static let airlineSize = 12
+    /// iata[2] pad[2] airline:UInt32 (airlines that also have an ICAO code)
+    static let iataSize = 8
+    /// designator[4] nameOffset:UInt32 nameLength:UInt16 species:UInt8 engineType:UInt8
+    static let typeSize = 12
+    /// address:UInt32 designator[4] registrationOffset:UInt32 registrationLength:UInt16 pad[2]
+    static let aircraftSize = 16
+    /// airline[4] first:UInt32 count:UInt32 (a run of routes)
+    static let blockSize = 12
+    /// number[4] legs:UInt32 (index into the UInt16 legs: a count, then airport indices)
+    static let routeSize = 8
+
+    /// A code as a four-byte key, or nil when it does not fit.
+    static func key(_ code: Substring) -> UInt32? {
+        let bytes = code.utf8
+        guard (1...4).contains(bytes.count) else { return nil }
+        var key: UInt32 = 0
+        var shift: UInt32 = 24
+        for b in bytes {
+            let upper = (b >= 97 && b <= 122) ? b - 32 : b
+            guard upper > 32 && upper < 127 else { return nil }
+            key |= UInt32(upper) << shift
+            shift &-= 8
+        }
+        return key
+    }
+
+    static func key(_ code: String) -> UInt32? { key(Substring(code)) }
+}

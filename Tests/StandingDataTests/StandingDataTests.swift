@@ -1,0 +1,143 @@
+import Testing
+import Foundation
+import Feed
+import SystemIO
+@testable import StandingData
+
+/// The standing data on the real files: an excerpt of Virtual Radar Server's
+/// CSVs (Fixtures, CC0) imported here, and the file the kiosk ships. Expected
+/// values are read from the CSVs, not written into the tests.
+@Suite struct StandingDataTests {
+    static let root: String = {
+        let parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.prefix(while: { $0 != "Tests" }).joined(separator: "/")
+    }()
+    static let fixtures = root + "/Tests/StandingDataTests/Fixtures/standing-data"
+    static let shipped = root + "/Data/" + StandingData.fileName
+
+    let imported: StandingData
+    let summary: StandingDataImport.Summary
+
+    init() throws {
+        let path = NSTemporaryDirectory() + "rk-standing-\(getpid())-\(UUID().uuidString).rksd"
+        summary = try StandingDataImport.run(from: Self.fixtures, to: path)
+        imported = try StandingData(path: path)
+        unlink(path)   // the mapping stays valid
+    }
+
+    /// The rows of a fixture CSV, as dictionaries by column name.
+    func csv(_ relative: String) throws -> [[String: String]] {
+        var records = CSVRecords(try FileContents.bytes(Self.fixtures + "/" + relative))
+        let header = records.header()
+        var rows: [[String: String]] = []
+        while let row = records.next() {
+            if row.count == header.count { rows.append(Dictionary(uniqueKeysWithValues: zip(header, row))) }
+        }
+        return rows
+    }
+
+    @Test func everyRouteOfTheExcerptIsFoundAsTheCSVSaysIt() throws {
+        let airports = Set(try ["E/EG", "K/KL", "O/OT", "O/OB"].flatMap { try csv("airports/schema-01/\($0).csv") }.map { $0["Code"]! })
+        var checked = 0
+        for row in try csv("routes/schema-01/B/BAW-all.csv") {
+            let codes = row["AirportCodes"]!.split(separator: "-").map(String.init)
+            guard codes.allSatisfy(airports.contains) else { continue }
+            let route = imported.route(forCallsign: row["Callsign"]!)
+            #expect(route?.airports.map(\.code) == codes, "\(row["Callsign"]!)")
+            checked += 1
+        }
+        #expect(checked > 100, "routes between the excerpt's airports: \(checked)")
+        #expect(summary.skippedRoutes > 0, "routes to airports outside the excerpt are skipped, not invented")
+    }
+
+    @Test func baw283IsHeathrowToLosAngelesFlownByBritishAirways() throws {
+        let row = try #require(try csv("routes/schema-01/B/BAW-all.csv").first { $0["Callsign"] == "BAW283" })
+        let codes = row["AirportCodes"]!.split(separator: "-").map(String.init)
+        let airportRows = try ["E/EG", "K/KL"].flatMap { try csv("airports/schema-01/\($0).csv") }
+        let route = try #require(imported.route(forCallsign: "BAW283"))
+        for (airport, code) in zip(route.airports, codes) {
+            let want = try #require(airportRows.first { $0["Code"] == code })
+            #expect(airport.iata == want["IATA"] && airport.shortName == want["IATA"])
+            #expect(abs(airport.position.latitude - Double(want["Latitude"]!)!) < 1e-4)
+            #expect(abs(airport.position.longitude - Double(want["Longitude"]!)!) < 1e-4)
+        }
+        #expect(route.airports.map(\.shortName) == ["LHR", "LAX"], "what the data says today")
+        let airline = try #require(try csv("airlines/schema-01/airlines.csv").first { $0["Code"] == "BAW" })
+        #expect(imported.airlineName(code: "BAW") == airline["Name"])
+        // Callsigns as transponders send them: padded, lower case, leading zeros.
+        #expect(imported.route(forCallsign: "baw0283") == route)
+    }
+
+    @Test func aTypeIsNamedByItsActiveAirlinerRow() throws {
+        let rows = try csv("model-type/schema-01/B.csv").filter { $0["ICAO"] == "B789" }
+        #expect(rows.count > 1, "the data has several names for B789")
+        // The rule: active rows first, then not a business-jet variant, then the file's order.
+        let variants = ["BBJ", "ACJ", "VIP", "Business Jet", "Corporate"]
+        let best = rows.enumerated().min { a, b in
+            func rank(_ r: (offset: Int, element: [String: String])) -> (Int, Int, Int) {
+                let name = r.element["Model"]!
+                return (r.element["IsActive"] == "1" ? 0 : 1, variants.contains { name.contains($0) } ? 1 : 0, r.offset)
+            }
+            return rank(a) < rank(b)
+        }!.element
+        let type = try #require(imported.aircraftType(designator: "B789"))
+        #expect(type.name == "\(best["Manufacturer"]!) \(best["Model"]!)", "\(type.name)")
+        #expect(type.species == Character(best["SpeciesCode"]!))
+        #expect(imported.aircraftType(designator: "ZZZZ") == nil && imported.aircraftType(designator: "") == nil)
+    }
+
+    @Test func anUnknownCallsignOrAddressFindsNothing() {
+        for callsign in ["BAW9999", "XYZ123", "N123AB", "", "B", "BAW", "BAW12345", "BA W283", "BAWABC"] {
+            #expect(imported.route(forCallsign: callsign) == nil, "\(callsign)")
+        }
+        #expect(imported.airlineName(code: "QQQ") == nil)
+        #expect(imported.aircraft(address: "000001") == nil && imported.aircraft(address: "zzzzzz") == nil)
+    }
+
+    @Test func theSparseAircraftTableGivesRegistrationAndType() throws {
+        let row = try #require(try csv("aircraft/schema-01/4/40/400.csv").first { !($0["ModelICAO"] ?? "").isEmpty })
+        let record = try #require(imported.aircraft(address: row["ICAO"]!.lowercased()))
+        #expect(record.registration == row["Registration"] && record.typeDesignator == row["ModelICAO"])
+    }
+
+    @Test func callsignsAreNormalisedAsTheReadmeSays() throws {
+        func key(_ s: String) -> (UInt32, UInt32)? { imported.normalise(s).map { ($0.airline, $0.number) } }
+        func want(_ airline: String, _ number: String) -> (UInt32, UInt32) {
+            (StandingDataFormat.key(airline)!, StandingDataFormat.key(number)!)
+        }
+        // The README's table (EZY has the IATA code U2 in airlines.csv).
+        let ezy = try #require(try csv("airlines/schema-01/airlines.csv").first { $0["ICAO"] == "EZY" })
+        #expect(ezy["IATA"] == "U2")
+        for (before, after) in [("EZY1200", ("EZY", "1200")), ("EZY0001", ("EZY", "1")), ("EZY0000", ("EZY", "0")),
+                                ("EZY00AB", ("EZY", "0AB")), ("U21234", ("EZY", "1234"))] {
+            #expect(key(before).map { [$0.0, $0.1] } == [want(after.0, after.1).0, want(after.0, after.1).1], "\(before)")
+        }
+        for invalid in ["EZY12345", "EZY1A2", "EZYABC", "EZY1ABC"] { #expect(key(invalid) == nil, "\(invalid)") }
+    }
+
+    @Test func theShippedFileIsTheSameSnapshot() throws {
+        let shipped = try StandingData(path: Self.shipped)
+        #expect(shipped.routeCount > 500_000 && shipped.airportCount > 30_000, "\(shipped.routeCount) routes, \(shipped.airportCount) airports")
+        // Every BAW route the excerpt can resolve is in the shipped file, the same.
+        for row in try csv("routes/schema-01/B/BAW-all.csv").prefix(400) {
+            if let mine = imported.route(forCallsign: row["Callsign"]!) {
+                #expect(shipped.route(forCallsign: row["Callsign"]!)?.airports.map(\.code) == mine.airports.map(\.code))
+            }
+        }
+        #expect(shipped.airlineName(code: "BAW") == imported.airlineName(code: "BAW"))
+        #expect(shipped.aircraftType(designator: "B789") == imported.aircraftType(designator: "B789"))
+    }
+
+    @Test func aFileThatIsNotOursOrIsCutShortIsRefusedByName() throws {
+        let path = NSTemporaryDirectory() + "rk-bad-\(getpid()).rksd"
+        defer { unlink(path) }
+        try Data("not a table".utf8).write(to: URL(fileURLWithPath: path))
+        let notOurs = #expect(throws: StandingDataError.self) { try StandingData(path: path) }
+        #expect(notOurs?.description.contains("\(path): not a radar-kiosk standing-data file") == true)
+        let whole = try Data(contentsOf: URL(fileURLWithPath: Self.shipped))
+        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: path))
+        let cut = #expect(throws: StandingDataError.self) { try StandingData(path: path) }
+        #expect(cut?.description.contains("truncated or corrupt") == true)
+        #expect(throws: FileContentsError.self) { try StandingData(path: "/nonexistent/x.rksd") }
+    }
+}
