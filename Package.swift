@@ -50,10 +50,10 @@ let package = Package(
         // The kiosk's drawing: renderer, dial, fonts, and the one frame tick.
         .target(name: "KioskRendering", dependencies: ["KioskModel", "AnimationCore", "Raster", "RasterIO", "Typography", "Display"]),
         // The service: event loop, input sources, presenter wiring, systemd.
-        .target(name: "KioskApp", dependencies: ["KioskRendering", "KioskModel", "Display", "Input", "Feed", "JSON", "SystemIO"]),
+        .target(name: "KioskApp", dependencies: ["KioskRendering", "KioskModel", "Display", "Input", "Feed", "StandingData", "JSON", "SystemIO"]),
         // Developer tools: bench, soak, audit, render, scenes, contact sheet, reference frame.
         .target(name: "KioskTools", dependencies: ["KioskRendering", "KioskModel", "AnimationCore", "Raster", "RasterIO",
-                                                   "Typography", "Display", "SystemIO"]),
+                                                   "Typography", "Display", "Feed", "StandingData", "SystemIO"]),
         .executableTarget(name: "radar-kiosk", dependencies: ["KioskApp", "KioskTools", "KioskModel", "StandingData", "SystemIO"]),
         // The parsers' libFuzzer target (Tests/Fuzz/fuzz.sh builds it with -D FUZZING and the fuzzer).
         .executableTarget(name: "radar-kiosk-fuzz", dependencies: ["KioskModel", "Feed", "JSON"], path: "Tests/Fuzz",
@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "AnimationCoreTests", dependencies: ["AnimationCore", "AllocationCounting"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "RasterIO"]),
         .testTarget(name: "TypographyTests", dependencies: ["Typography", "Raster", "AnimationCore", "AllocationCounting", "CFreeType"]),
-        .testTarget(name: "KioskTests", dependencies: ["KioskApp", "KioskTools", "KioskRendering", "KioskModel", "Feed",
+        .testTarget(name: "KioskTests", dependencies: ["KioskApp", "KioskTools", "KioskRendering", "KioskModel", "Feed", "StandingData",
                                                        "SystemIO", "AllocationCounting"], exclude: ["Fixtures"]),
         .testTarget(name: "FeedTests", dependencies: ["Feed", "JSON", "SystemIO"], exclude: ["Fixtures"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "KioskModel", "SystemIO"]),

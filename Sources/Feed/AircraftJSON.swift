@@ -53,6 +53,8 @@ public enum AircraftJSON {
         r.registration = Plausible.identifier(o["r"]?.stringValue)
         r.typeCode = Plausible.identifier(o["t"]?.stringValue, length: 4)
         r.category = Plausible.identifier(o["category"]?.stringValue, length: 2)
+        r.typeDescription = Plausible.name(o["desc"]?.stringValue)
+        r.owner = Plausible.name(o["ownOp"]?.stringValue)
         // alt_baro is a number or "ground"; older forks say "altitude".
         let altitude = o["alt_baro"] ?? o["altitude"]
         if altitude?.stringValue == "ground" {

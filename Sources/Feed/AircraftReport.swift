@@ -9,6 +9,10 @@ public struct AircraftReport: Equatable, Sendable {
     /// ICAO type code (readsb's database `t`), when the receiver knows it.
     public var typeCode: String?
     public var category: String?
+    /// The type's description from the receiver's database (readsb's `desc`).
+    public var typeDescription: String?
+    /// The owner or operator from the receiver's database (readsb's `ownOp`).
+    public var owner: String?
     /// Pressure altitude in feet; nil when unknown or on the ground.
     public var altitudeFeet: Int?
     public var onGround: Bool

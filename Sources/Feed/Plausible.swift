@@ -37,6 +37,29 @@ public enum Plausible {
         return out.isEmpty ? nil : out
     }
 
+    /// A name from outside for the card (readsb's `desc`, `ownOp`): printable
+    /// characters only, runs of spaces as one, at most `length` characters;
+    /// nil when nothing is left.
+    public static func name<S: StringProtocol>(_ text: S?, length: Int = 40) -> String? {
+        guard let text else { return nil }
+        var out = ""
+        var count = 0
+        for c in text.unicodeScalars {
+            if c.properties.generalCategory == .control || c.properties.generalCategory == .format
+                || c.properties.generalCategory == .lineSeparator || c.properties.generalCategory == .paragraphSeparator { continue }
+            if c.properties.isWhitespace {
+                if out.isEmpty || out.unicodeScalars.last == " " { continue }
+                out.unicodeScalars.append(" ")
+            } else {
+                out.unicodeScalars.append(c)
+            }
+            count += 1
+            if count >= length { break }
+        }
+        while out.hasSuffix(" ") { out.removeLast() }
+        return out.isEmpty ? nil : out
+    }
+
     /// A squawk: four octal digits.
     public static func squawk<S: StringProtocol>(_ text: S?) -> String? {
         guard let text, text.count == 4, text.allSatisfy({ ("0"..."7").contains($0) }) else { return nil }

@@ -7,6 +7,7 @@ import Input
 import JSON
 import KioskModel
 import KioskRendering
+import StandingData
 import SystemIO
 
 /// `radar-kiosk run`: reads the configuration, picks the display, wires the
@@ -70,10 +71,10 @@ public enum KioskRun {
             presenter = headless!
         }
         defer { presenter.restore() }
-        let controller = KioskController(layout: KioskLayout(width: presenter.width, height: presenter.height))
+        let renderer = KioskRenderer(fonts: fonts)
+        let controller = KioskController(layout: KioskLayout(width: presenter.width, height: presenter.height), measure: renderer)
         controller.keyMap = config.keyMap
         controller.feed = interpreter
-        let renderer = KioskRenderer(fonts: fonts)
         Log.line("radar-kiosk: showing on \(presenter.name)" + (headless?.recorder.map { ", recording to \($0.path)" } ?? ""))
 
         if let headless, duration.isFinite {
@@ -157,8 +158,29 @@ public enum KioskRun {
         }
         let interpreter = FeedInterpreter(sourceName: config.feed.map { resolved($0) }?.description ?? "",
                                           selector: OverheadSelector(settings: config.selectorSettings(station: station)))
-        if let routes = config.routes { interpreter.routes = try RouteTable.load(routes) }
+        if let routes = config.routes { interpreter.identity.routes = try RouteTable.load(routes) }
+        interpreter.identity.standingData = standingData(config.standingData)
         return interpreter
+    }
+
+    /// The standing data asked for. The card works without it (no routes or
+    /// names from it), so a missing or bad file is one log line, not a stop.
+    static func standingData(_ choice: StandingDataChoice) -> StandingData? {
+        let started = MonotonicClock.now()
+        do {
+            let data: StandingData
+            switch choice {
+            case .none: return nil
+            case .auto: data = try StandingData.locate()
+            case let .file(path): data = try StandingData(path: path)
+            }
+            Log.line("radar-kiosk: standing data \(data.path): \(data.routeCount) routes, \(data.airportCount) airports "
+                     + "(opened in \(Int(((MonotonicClock.now() - started) * 1000).rounded())) ms)")
+            return data
+        } catch {
+            Log.line("radar-kiosk: \(error); the card shows no routes or names from the standing data")
+            return nil
+        }
     }
 
     /// `auto` as the path it stands for: readsb's file, else dump1090-fa's

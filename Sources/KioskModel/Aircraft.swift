@@ -7,6 +7,10 @@ public struct Aircraft: Equatable, Sendable {
     public var callsign: String
     public var type: String?
     public var route: String?
+    /// Who flies it: the airline's name (from the callsign) or the operator.
+    public var airline: String?
+    /// What it is: the type's manufacturer and model, or its category.
+    public var model: String?
     /// Pressure altitude in feet; nil when unknown.
     public var altitudeFeet: Int?
     public var onGround: Bool
@@ -14,11 +18,14 @@ public struct Aircraft: Equatable, Sendable {
     public var distanceNM: Double?
     public var bearingDegrees: Double?
 
-    public init(callsign: String, type: String? = nil, route: String? = nil, altitudeFeet: Int? = nil,
-                onGround: Bool = false, groundSpeedKnots: Int? = nil, distanceNM: Double? = nil, bearingDegrees: Double? = nil) {
+    public init(callsign: String, type: String? = nil, route: String? = nil, airline: String? = nil, model: String? = nil,
+                altitudeFeet: Int? = nil, onGround: Bool = false, groundSpeedKnots: Int? = nil, distanceNM: Double? = nil,
+                bearingDegrees: Double? = nil) {
         self.callsign = callsign
         self.type = type
         self.route = route
+        self.airline = airline
+        self.model = model
         self.altitudeFeet = altitudeFeet
         self.onGround = onGround
         self.groundSpeedKnots = groundSpeedKnots
@@ -26,7 +33,10 @@ public struct Aircraft: Equatable, Sendable {
         self.bearingDegrees = bearingDegrees
     }
 
-    static let fields = ["callsign", "type", "route", "altitude_ft", "on_ground", "ground_speed_kt", "distance_nm", "bearing_deg"]
+    static let fields = ["callsign", "type", "route", "airline", "model", "altitude_ft", "on_ground", "ground_speed_kt", "distance_nm", "bearing_deg"]
+
+    /// The longest airline or model name the card takes.
+    public static let nameLength = 32
 
     /// The plausible range of each number the card shows.
     public static let altitudeRange = -2000.0...99_999
@@ -57,6 +67,8 @@ public struct Aircraft: Equatable, Sendable {
         self.callsign = callsign.trimmed()
         type = try string("type", maxLength: 12)
         route = try string("route", maxLength: 40)
+        airline = try string("airline", maxLength: Self.nameLength)
+        model = try string("model", maxLength: Self.nameLength)
         altitudeFeet = try number("altitude_ft", Self.altitudeRange).map { Int($0.rounded()) }
         if let g = o["on_ground"], !g.isNull {
             guard let b = g.boolValue else { throw KioskState.ParseError("\(field).on_ground", "expected true or false") }
@@ -73,6 +85,8 @@ public struct Aircraft: Equatable, Sendable {
         var o: [String: JSONValue] = ["callsign": .string(callsign)]
         if let type { o["type"] = .string(type) }
         if let route { o["route"] = .string(route) }
+        if let airline { o["airline"] = .string(airline) }
+        if let model { o["model"] = .string(model) }
         if let altitudeFeet { o["altitude_ft"] = .number(Double(altitudeFeet)) }
         if onGround { o["on_ground"] = .bool(true) }
         if let groundSpeedKnots { o["ground_speed_kt"] = .number(Double(groundSpeedKnots)) }

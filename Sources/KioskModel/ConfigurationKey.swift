@@ -95,8 +95,15 @@ public struct ConfigurationKey: Sendable {
         .init("overhead.ignore", "HEX-OR-CALLSIGN,...", "none", live: true, "aircraft never shown") {
             $0.ignore = $1.split(separator: ",").map { $0.trimmed(" ").lowercased() }.filter { !$0.isEmpty }
         },
-        .init("routes", "FILE", "none", "callsign-to-route file: lines 'BAW283 LHR → LAX'") {
+        .init("routes", "FILE", "none", "callsign-to-route file: lines 'BAW283 LHR → LAX'; it wins over the standing data") {
             $0.routes = try nonEmpty($1, "routes")
+        },
+        .init("standing_data", "auto|none|FILE", "auto", "routes, airlines and aircraft types (the shipped standing-data.rksd)") {
+            switch $1 {
+            case "auto": $0.standingData = .auto
+            case "none": $0.standingData = .none
+            default: $0.standingData = .file(try nonEmpty($1, "standing_data"))
+            }
         },
         .init("keyboard", "auto|none|/dev/input/eventN", "auto", "keyboards to read: every keyboard, none, or one device") {
             switch $1 {

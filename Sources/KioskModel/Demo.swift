@@ -2,13 +2,18 @@
 /// replacing the first, back to standby, and a change of mind mid-glide.
 public enum Demo {
     /// The demo's first aircraft, also the sample for renders, audits and benchmarks.
-    public static let sampleAircraft = Aircraft(callsign: "BAW283", type: "B789", route: "LHR → LAX", altitudeFeet: 36_000,
+    public static let sampleAircraft = Aircraft(callsign: "BAW283", type: "B789", route: "LHR → LAX", airline: "British Airways",
+                                                model: "Boeing 787-9 Dreamliner", altitudeFeet: 36_000,
                                                 groundSpeedKnots: 487, distanceNM: 3.2, bearingDegrees: 274)
     public static let sampleOverflight = KioskState(mode: .overflight, aircraft: sampleAircraft)
 
     public static let script: [TimedCommand] = {
+        // Names as the shipped standing data gives them.
+        let names = ["B789": ("British Airways", "Boeing 787-9 Dreamliner"), "A20N": ("Lufthansa", "Airbus A-320neo"),
+                     "A319": ("easyJet", "Airbus A-319")]
         func over(_ callsign: String, _ type: String, _ route: String, _ alt: Int, _ gs: Int, _ dist: Double, _ brg: Double) -> KioskCommand {
-            .set(KioskState(mode: .overflight, aircraft: Aircraft(callsign: callsign, type: type, route: route, altitudeFeet: alt,
+            .set(KioskState(mode: .overflight, aircraft: Aircraft(callsign: callsign, type: type, route: route, airline: names[type]?.0,
+                                                                  model: names[type]?.1, altitudeFeet: alt,
                                                                   groundSpeedKnots: gs, distanceNM: dist, bearingDegrees: brg)))
         }
         return [

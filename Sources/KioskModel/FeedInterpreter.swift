@@ -9,8 +9,8 @@ import Feed
 /// app's feed source hands it the events.
 public final class FeedInterpreter {
     public var selector: OverheadSelector
-    /// Callsign → route, from an optional local file.
-    public var routes: [String: String] = [:]
+    /// Routes, airlines and types for the card.
+    public var identity = AircraftIdentity()
     /// The source's name, for log lines.
     public let sourceName: String
     public private(set) var note: String?
@@ -46,7 +46,7 @@ public final class FeedInterpreter {
         guard note == nil else { return nil }
         if let news = lastNews, now - news >= staleAfter { return unavailable(heldFailure ?? "\(sourceName): no new data for \(Int(staleAfter)) s", log: log) }
         guard let snapshot = lastSnapshot else { return nil }
-        if let choice = selector.update(snapshot, at: now) { return KioskState(mode: .overflight, aircraft: Self.aircraft(choice, routes: routes)) }
+        if let choice = selector.update(snapshot, at: now) { return KioskState(mode: .overflight, aircraft: Self.aircraft(choice, identity: identity)) }
         return .standby
     }
 
@@ -86,7 +86,7 @@ public final class FeedInterpreter {
                 note = nil
                 heldFailure = nil
                 if let choice = selector.update(snapshot, at: now) {
-                    result = KioskState(mode: .overflight, aircraft: Self.aircraft(choice, routes: routes))
+                    result = KioskState(mode: .overflight, aircraft: Self.aircraft(choice, identity: identity))
                 } else {
                     result = .standby
                 }
@@ -98,14 +98,16 @@ public final class FeedInterpreter {
     /// Aircraft the dial could show now (fresh positions within its range), nearest first.
     public func aircraftInRange(_ rangeNM: Double) -> [Aircraft] {
         guard let snapshot = lastSnapshot else { return [] }
-        return selector.candidates(in: snapshot, radius: rangeNM).map { Self.aircraft($0, routes: routes) }
+        return selector.candidates(in: snapshot, radius: rangeNM).map { Self.aircraft($0, identity: identity) }
     }
 
     /// The card for a choice. Every number is checked on the way in: whatever
     /// a feed sent, what reaches the card is finite and in range, or unknown.
-    static func aircraft(_ choice: OverheadSelector.Choice, routes: [String: String]) -> Aircraft {
+    static func aircraft(_ choice: OverheadSelector.Choice, identity: AircraftIdentity) -> Aircraft {
         let r = choice.report
-        return Aircraft(callsign: String(r.displayName.prefix(12)), type: r.typeCode, route: r.callsign.flatMap { routes[$0] },
+        let known = identity.describe(r)
+        return Aircraft(callsign: String(r.displayName.prefix(12)), type: known.type, route: known.route, airline: known.airline,
+                        model: known.model,
                         altitudeFeet: r.onGround ? nil : r.altitudeFeet.flatMap { Double($0).wholeNumber(in: Aircraft.altitudeRange) },
                         onGround: r.onGround,
                         groundSpeedKnots: r.groundSpeedKnots.flatMap { $0.wholeNumber(in: Aircraft.groundSpeedRange) },

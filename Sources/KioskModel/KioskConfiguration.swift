@@ -27,6 +27,14 @@ public enum KeyboardChoice: Equatable, Sendable {
 }
 
 /// A picture or mode size in pixels.
+/// Where the card's routes, airline names and aircraft types come from.
+public enum StandingDataChoice: Equatable, Sendable {
+    /// The shipped file, wherever it is installed.
+    case auto
+    case none
+    case file(String)
+}
+
 public struct PixelSize: Equatable, Sendable, CustomStringConvertible {
     public var width: Int
     public var height: Int
@@ -61,6 +69,7 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var holdSeconds = 8.0
     public var ignore: [String] = []
     public var routes: String?
+    public var standingData = StandingDataChoice.auto
     public var keyboard = KeyboardChoice.auto
     public var keyboardGrab = true
     /// Key name (lower case) → action.

@@ -33,12 +33,16 @@ public final class KioskController {
     /// Sweep speed: one turn every four seconds.
     public static let sweepDegreesPerSecond = 90.0
 
-    public init(layout: KioskLayout, initial: KioskState = .standby, at time: Double = 0) {
+    /// Fits the card's lines to its width (the renderer); without it, a character budget.
+    public let measure: TextMeasuring?
+
+    public init(layout: KioskLayout, initial: KioskState = .standby, at time: Double = 0, measure: TextMeasuring? = nil) {
         self.layout = layout
+        self.measure = measure
         state = initial
         shownAircraft = initial.aircraft
         timeline = Timeline(minimumInterval: 1.0 / 240, paused: false, at: 0)
-        graph.update(to: KioskScene.leaves(for: initial, shown: shownAircraft, layout: layout), transaction: Transaction(), at: time)
+        graph.update(to: KioskScene.leaves(for: initial, shown: shownAircraft, layout: layout, measure: measure), transaction: Transaction(), at: time)
     }
 
     // MARK: inputs
@@ -176,7 +180,7 @@ public final class KioskController {
         // Not animated means nothing animates, the card's and dial's own choreography included.
         var transaction = Transaction(animation: animation)
         transaction.disablesAnimations = !animated
-        graph.update(to: KioskScene.leaves(for: state, shown: shownAircraft, layout: layout), transaction: transaction, at: time)
+        graph.update(to: KioskScene.leaves(for: state, shown: shownAircraft, layout: layout, measure: measure), transaction: transaction, at: time)
     }
 
     /// Lays the scene out for a new size (a rotation, another display), at once.
@@ -184,7 +188,7 @@ public final class KioskController {
         layout = newLayout
         var transaction = Transaction()
         transaction.disablesAnimations = true
-        graph.update(to: KioskScene.leaves(for: state, shown: shownAircraft, layout: layout), transaction: transaction, at: time)
+        graph.update(to: KioskScene.leaves(for: state, shown: shownAircraft, layout: layout, measure: measure), transaction: transaction, at: time)
         needsFullFrame = true
     }
 

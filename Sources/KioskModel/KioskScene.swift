@@ -55,13 +55,14 @@ public enum KioskScene {
     }
 
     /// Text sizes in px at scale 1, and baselines from the card's top.
-    static let rows: [(label: String, baseline: Double)] = [("ALT", 280), ("GS", 340), ("DIST", 400), ("BRG", 460)]
+    static let rows: [(label: String, baseline: Double)] = [("ALT", 300), ("GS", 360), ("DIST", 420), ("BRG", 480)]
 
     /// The leaves for `state`. `shown` is the aircraft the card shows: in standby
     /// the last one stays on the card while it fades out. An overflight with
     /// no aircraft known (a GPIO line or a key said "overhead") shows the card
     /// with what is known: no callsign, no numbers, no marker.
-    public static func leaves(for state: KioskState, shown: Aircraft?, layout: KioskLayout) -> [LeafDescription] {
+    public static func leaves(for state: KioskState, shown: Aircraft?, layout: KioskLayout,
+                              measure: TextMeasuring? = nil) -> [LeafDescription] {
         let overflight = state.mode == .overflight
         let cardOpacity = overflight ? 1.0 : 0.0
         let card = layout.cardFrame
@@ -106,10 +107,19 @@ public enum KioskScene {
                                       opacity: cardOpacity, content: .text(aircraft?.callsign ?? "—"),
                                       style: KioskStyle.callsign.leafStyle, transition: aircraftTransition, contentTransition: .identity,
                                       animationOverride: cardAnimation, isDecorative: !overflight))
-        leaves.append(LeafDescription(id: NodeID("card/route", id: identity), frame: textFrame(x: x, baseline: card.y + 200 * s, size: layout.textSize(32, scale: s)),
-                                      opacity: cardOpacity, content: .text(overflight && aircraft == nil ? unknownAircraftLine : routeLine(aircraft)),
+        let lineWidth = card.width - 80 * s
+        let lines = identityLines(aircraft)
+        let routeSize = layout.textSize(32, scale: s), detailsSize = layout.textSize(24, scale: s)
+        leaves.append(LeafDescription(id: NodeID("card/route", id: identity), frame: textFrame(x: x, baseline: card.y + 200 * s, size: routeSize),
+                                      opacity: cardOpacity, content: .text(overflight && aircraft == nil ? unknownAircraftLine
+                                                     : fitted(lines.first, size: routeSize, width: lineWidth, measure: measure)),
                                       style: KioskStyle.route.leafStyle, transition: aircraftTransition, animationOverride: cardAnimation,
                                       isDecorative: !overflight))
+        leaves.append(LeafDescription(id: NodeID("card/details", id: identity),
+                                      frame: textFrame(x: x, baseline: card.y + 240 * s, size: detailsSize), opacity: cardOpacity,
+                                      content: .text(fitted(lines.second, size: detailsSize, width: lineWidth, measure: measure)),
+                                      style: KioskStyle.route.leafStyle,
+                                      transition: aircraftTransition, animationOverride: cardAnimation, isDecorative: !overflight))
         let values = valueTexts(aircraft)
         for (i, row) in rows.enumerated() {
             let baseline = card.y + row.baseline * s
@@ -141,14 +151,34 @@ public enum KioskScene {
     /// The route line of a card with no aircraft known.
     public static let unknownAircraftLine = "Aircraft overhead"
 
-    static func routeLine(_ a: Aircraft?) -> String {
-        guard let a else { return "" }
-        switch (a.type, a.route) {
-        case let (t?, r?): return "\(t) · \(r)"
-        case let (t?, nil): return t
-        case let (nil, r?): return r
-        default: return ""
+    /// The card's two lines under the callsign: the route (when known), and
+    /// who flies it and what it is ("British Airways · Boeing 787-9
+    /// Dreamliner", the type designator when the model is unknown). Without a
+    /// route the second line moves up.
+    static func identityLines(_ a: Aircraft?) -> (first: String, second: String) {
+        guard let a else { return ("", "") }
+        let details = [a.airline, a.model ?? a.type].compactMap { $0 }.joined(separator: " · ")
+        if let route = a.route { return (route, details) }
+        return (details, "")
+    }
+
+    /// `line` as it fits `width` at `size` in the card's route style: whole,
+    /// or cut with an ellipsis. Without a way to measure, a character budget
+    /// for the widest letters stands in.
+    static func fitted(_ line: String, size: Double, width: Double, measure: TextMeasuring?) -> String {
+        guard let measure else {
+            let budget = max(Int(width / (0.8 * size)), 4)
+            return line.count <= budget ? line : String(line.prefix(budget - 1)).trimmed() + "…"
         }
+        if measure.width(of: line, style: .route, size: size) <= width { return line }
+        let characters = Array(line)
+        var low = 0, high = characters.count
+        while low < high {
+            let mid = (low + high + 1) / 2
+            let candidate = String(characters[0..<mid]).trimmed() + "…"
+            if measure.width(of: candidate, style: .route, size: size) <= width { low = mid } else { high = mid - 1 }
+        }
+        return String(characters[0..<low]).trimmed() + "…"
     }
 
     /// The four values with the number each rolls by.

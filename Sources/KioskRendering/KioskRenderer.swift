@@ -8,7 +8,7 @@ import Typography
 
 /// Draws the scene's render list: the dial through DialPainter, the card, and
 /// every text leaf with its content transition.
-public final class KioskRenderer {
+public final class KioskRenderer: TextMeasuring {
     public let fonts: FontSet
     public let text: TextRenderer
     private var dial = DialPainter()
@@ -35,6 +35,12 @@ public final class KioskRenderer {
         case .note: return (fonts.regular, Color(hex: 0xF2C46C), .left)
         case .dial, .marker, .card: return (fonts.regular, Color(hex: 0xE8F1F2), .left)
         }
+    }
+
+    /// The advance of `string` as `drawText` would draw it.
+    public func width(of string: String, style: KioskStyle, size: Double) -> Double {
+        let font = Font(face: textStyle(style).face, approximateSize: Float(size))
+        return Double(text.shaper.shape(string, font: font).advance)
     }
 
     public init(fonts: FontSet, text: TextRenderer = TextRenderer()) {

@@ -30,14 +30,15 @@ public enum Audit {
 
     /// Problems found for one size and state, one line each.
     public static func problems(width: Int, height: Int, state: KioskState, fonts: FontSet) -> [String] {
-        let controller = KioskController(layout: KioskLayout(width: width, height: height), initial: state)
+        let renderer = KioskRenderer(fonts: fonts)
+        let controller = KioskController(layout: KioskLayout(width: width, height: height), initial: state, measure: renderer)
         _ = controller.frameNeeded(at: 0)
-        return problems(in: controller.renderList, layout: controller.layout, renderer: KioskRenderer(fonts: fonts),
+        return problems(in: controller.renderList, layout: controller.layout, renderer: renderer,
                         place: "\(width)x\(height) \(state.mode.rawValue)")
     }
 
     /// Problems of a render list as drawn on a screen of `layout`: every
-    /// visible text's rendered height and contrast, the dial's labels, and
+    /// visible text's rendered height and contrast, card text inside the card, the dial's labels, and
     /// the decorative tagging of what is not seen.
     public static func problems(in items: [RenderItem], layout: KioskLayout, renderer: KioskRenderer, place: String) -> [String] {
         let width = Int(layout.width), height = Int(layout.height)
@@ -47,6 +48,7 @@ public enum Audit {
                       minimumTextSize: Float(layout.minimumTextSize), into: Canvas(target: behind))
         let minimum = layout.minimumTextSize
         let scratch = PixelBuffer(width: width, height: height)
+        let card = items.first { $0.id.path == "card/background" }?.frame
         var found: [String] = []
         for item in items {
             let visible = item.opacity > 0.001
@@ -63,6 +65,14 @@ public enum Audit {
             }
             guard visible, isText, !isEmpty, let style = KioskStyle(item.style) else { continue }
             let look = renderer.textStyle(style)
+            // Text on the card stays inside it.
+            if let card, item.id.path.hasPrefix("card/"), case let .text(text) = item.content {
+                let advance = renderer.width(of: text, style: style, size: item.frame.height)
+                let left = look.alignment == .right ? item.frame.x - advance : item.frame.x
+                if left < card.x || left + advance > card.maxX {
+                    found.append("\(place): \(item.id) runs past the card (\(Int(left))...\(Int(left + advance)) against \(Int(card.x))...\(Int(card.maxX)))")
+                }
+            }
             // The height the text is drawn at, measured in pixels: its capitals
             // and digits must stand as tall as the minimum size's capitals.
             if case let .text(text) = item.content, text.contains(where: { $0.isUppercase || $0.isNumber }) {
@@ -116,12 +126,18 @@ public enum Audit {
     static let sampleOverflight = KioskState(mode: .overflight, aircraft: Demo.sampleAircraft,
                                              note: "feed: /run/readsb/aircraft.json missing, retrying")
 
+    /// An aircraft with every line as long as the card takes it.
+    static let longestOverflight = KioskState(mode: .overflight, aircraft: Aircraft(
+        callsign: "WMWMWMWM", type: "WWWW", route: "WWW → MMM", airline: String(repeating: "W", count: Aircraft.nameLength),
+        model: String(repeating: "M", count: Aircraft.nameLength), altitudeFeet: 88_888, groundSpeedKnots: 1888,
+        distanceNM: 888.8, bearingDegrees: 288))
+
     public static func run(_ args: ParsedArguments) throws -> Int32 {
         let fonts = try FontSet(directory: args.value("--fonts"))
         let sizes = try (args.all("--size").isEmpty ? sizes : args.all("--size")).map { try parseSize($0) }
         var total = 0
         for size in sizes {
-            for state in [KioskState.standby, sampleOverflight] {
+            for state in [KioskState.standby, sampleOverflight, longestOverflight] {
                 let problems = problems(width: size.width, height: size.height, state: state, fonts: fonts)
                 total += problems.count
                 for p in problems { print(p) }

@@ -64,8 +64,9 @@ public enum Benchmarks {
     static func app(size: PixelSize, frames: Int, warmup: Int, fonts: FontSet) throws {
         let buffer = PixelBuffer(width: size.width, height: size.height)
         func makeTick() -> FrameTick {
-            FrameTick(controller: KioskController(layout: KioskLayout(width: size.width, height: size.height)),
-                      renderer: KioskRenderer(fonts: fonts), buffer: buffer)
+            let renderer = KioskRenderer(fonts: fonts)
+            return FrameTick(controller: KioskController(layout: KioskLayout(width: size.width, height: size.height), measure: renderer),
+                             renderer: renderer, buffer: buffer)
         }
         // Sweeping: standby, nothing else changing.
         do {

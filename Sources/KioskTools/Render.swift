@@ -1,25 +1,29 @@
+import Feed
 import JSON
 import KioskModel
 import KioskRendering
 import Raster
 import RasterIO
+import StandingData
 import SystemIO
 
 /// `render --state FILE.json [--from FILE.json --at SECONDS] --size WxH --out FILE.png`:
 /// one state, or one moment of the transition from another, drawn as the
-/// live kiosk draws it.
+/// live kiosk draws it; or, with `--feed FILE.json --station LAT,LON`, the
+/// card the kiosk shows for a receiver's snapshot.
 public enum Render {
     public static func run(_ args: ParsedArguments) throws -> Int32 {
-        let statePath = try args.required("--state", "FILE.json")
         let out = try args.required("--out", "FILE.png")
         let size = try args.size(default: "1920x1080")
         let at = try args.number("--at", default: 0, range: 0...3600)
-        let target = try readState(statePath)
+        let target = try args.value("--feed").map { try feedState($0, args) } ?? readState(try args.required("--state", "FILE.json"))
         let from = try args.value("--from").map(readState)
         let fonts = try FontSet(directory: args.value("--fonts"))
-        let controller = KioskController(layout: KioskLayout(width: size.width, height: size.height), initial: from ?? target)
+        let renderer = KioskRenderer(fonts: fonts)
+        let controller = KioskController(layout: KioskLayout(width: size.width, height: size.height), initial: from ?? target,
+                                         measure: renderer)
         if from != nil { controller.apply(target, at: 0) }
-        let tick = FrameTick(controller: controller, renderer: KioskRenderer(fonts: fonts), buffer: PixelBuffer(width: size.width, height: size.height))
+        let tick = FrameTick(controller: controller, renderer: renderer, buffer: PixelBuffer(width: size.width, height: size.height))
         // Sampled at the live loop's 60 Hz up to the moment: springs are
         // integrated as the kiosk integrates them, never across one long step.
         var t = 0.0
@@ -29,8 +33,25 @@ public enum Render {
         }
         tick.draw(at: at)
         try PNGFile.write(tick.frame, to: out)
-        print("wrote \(out) (\(size.width)x\(size.height), \(from == nil ? "state" : "transition at \(at) s"))")
+        let shown = args.value("--feed") == nil ? "" : target.aircraft.map { a in
+            ": " + [a.callsign, a.route, a.airline, a.model ?? a.type].compactMap { $0 }.joined(separator: " · ")
+        } ?? ": nothing overhead"
+        print("wrote \(out) (\(size.width)x\(size.height), \(from == nil ? "state" : "transition at \(at) s")\(shown))")
         return 0
+    }
+
+    /// What the kiosk shows for one aircraft.json snapshot at a station: the
+    /// overhead choice and its card, with the shipped standing data.
+    static func feedState(_ path: String, _ args: ParsedArguments) throws -> KioskState {
+        let station = try args.required("--station", "LAT,LON")
+        let text = "station = \(station)\n" + (args.value("--radius").map { "overhead.radius_nm = \($0)\n" } ?? "")
+        let (config, problems) = KioskConfiguration.parse(text, name: "render")
+        guard problems.isEmpty, let position = config.station else { throw ArgumentError(problems.joined(separator: "; ")) }
+        let snapshot: AircraftSnapshot
+        do { snapshot = try AircraftJSON.parse(try FileContents.bytes(path)) } catch { throw ArgumentError("\(path): \(error)") }
+        let interpreter = FeedInterpreter(sourceName: path, selector: OverheadSelector(settings: config.selectorSettings(station: position)))
+        interpreter.identity.standingData = try? StandingData.locate()
+        return interpreter.state(after: [.snapshot(snapshot)], now: snapshot.now, log: { Log.line($0) }) ?? .standby
     }
 
     /// Reads a state file: one JSON object.

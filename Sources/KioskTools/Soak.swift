@@ -25,7 +25,7 @@ public enum Soak {
         let refresh = try args.number("--refresh", default: 60, range: 1...240)
         let fonts = try FontSet(directory: args.value("--fonts"))
         let renderer = KioskRenderer(fonts: fonts)
-        let controller = KioskController(layout: KioskLayout(width: size.width, height: size.height))
+        let controller = KioskController(layout: KioskLayout(width: size.width, height: size.height), measure: renderer)
         let tick = FrameTick(controller: controller, renderer: renderer, buffer: PixelBuffer(width: size.width, height: size.height))
         let budget = 1000 / refresh
         let totalFrames = Int(minutes * 60 * refresh)

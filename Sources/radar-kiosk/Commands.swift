@@ -23,6 +23,9 @@ enum RadarKioskCommand {
         ]),
         CommandSpec("render", "Render one state, or one moment of a transition, to a PNG.", flags: [
             .init("--state", value: "FILE.json", "the state to show"),
+            .init("--feed", value: "FILE.json", "or: what the kiosk shows for this aircraft.json snapshot (needs --station)"),
+            .init("--station", value: "LAT,LON", "with --feed: the kiosk's position"),
+            .init("--radius", value: "NM", "with --feed: the overhead radius (default 3)"),
             .init("--from", value: "FILE.json", "the state the transition starts from"),
             .init("--at", value: "SECONDS", "time since the transition started"),
             pictureSize, pngOut,

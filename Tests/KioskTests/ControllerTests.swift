@@ -229,7 +229,7 @@ import SystemIO
 
     @Test func routesFromTheRoutesFileReachTheCard() throws {
         let (interpreter, events) = ControllerTests.feed(callsign: "EZY81QK")
-        interpreter.routes = ["EZY81QK": "BFS → LGW"]
+        interpreter.identity.routes = ["EZY81QK": "BFS → LGW"]
         let c = KioskController(layout: KioskLayout(width: 320, height: 240))
         c.feed = interpreter
         _ = c.handle(.feed(events), at: 1)

@@ -257,7 +257,7 @@ import Glibc
     func layoutPassesTheAudit(size: String) throws {
         let s = try parseSize(size)
         let fonts = try FontSet()
-        for state in [KioskState.standby, Audit.sampleOverflight] {
+        for state in [KioskState.standby, Audit.sampleOverflight, Audit.longestOverflight] {
             let problems = Audit.problems(width: s.width, height: s.height, state: state, fonts: fonts)
             #expect(problems.isEmpty, "\(problems)")
         }
