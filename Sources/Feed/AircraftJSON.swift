@@ -64,6 +64,9 @@ public enum AircraftJSON {
         }
         r.groundSpeedKnots = number("gs", Plausible.groundSpeedKnots) ?? number("speed", Plausible.groundSpeedKnots)
         r.trackDegrees = number("track", Plausible.trackDegrees) ?? number("calc_track", Plausible.trackDegrees)
+        r.verticalRateFeetPerMinute = number("baro_rate", Plausible.verticalRate) ?? number("geom_rate", Plausible.verticalRate)
+            ?? number("vert_rate", Plausible.verticalRate)
+        if let e = Plausible.identifier(o["emergency"]?.stringValue, length: 12), e != "NONE" { r.emergency = e.lowercased() }
         if let lat = number("lat", -90...90), let lon = number("lon", -180...180) {
             r.latitude = lat
             r.longitude = lon

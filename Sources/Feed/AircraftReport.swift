@@ -18,6 +18,10 @@ public struct AircraftReport: Equatable, Sendable {
     public var onGround: Bool
     public var groundSpeedKnots: Double?
     public var trackDegrees: Double?
+    /// Climb (positive) or descent rate in feet per minute, barometric when known.
+    public var verticalRateFeetPerMinute: Double?
+    /// The emergency the aircraft declares (readsb's `emergency`, SBS's flag), nil for none.
+    public var emergency: String?
     public var latitude: Double?
     public var longitude: Double?
     /// Seconds before the snapshot's time that the position was updated.

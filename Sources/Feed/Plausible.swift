@@ -6,6 +6,8 @@ public enum Plausible {
     public static let altitudeFeet = -2_000.0...99_999
     public static let groundSpeedKnots = 0.0...2_000
     public static let trackDegrees = 0.0...360
+    /// Vertical rates in feet per minute: a fighter climbs at 60,000.
+    public static let verticalRate = -60_000.0...60_000
     /// Ages in seconds: a week is already absurd.
     public static let ageSeconds = 0.0...604_800
 

@@ -49,7 +49,10 @@ public struct SBS1Decoder {
             entry.report.longitude = lon
             entry.lastPosition = time
         }
+        if let rate = number(16, Plausible.verticalRate) { entry.report.verticalRateFeetPerMinute = rate }
         if let squawk = Plausible.squawk(field(17)) { entry.report.squawk = squawk }
+        // Field 20 (index 19): the emergency flag, -1 (or 1) when set, on the messages that carry a squawk.
+        if let flag = field(19) { entry.report.emergency = flag == "-1" || flag == "1" ? "emergency" : nil }
         if let ground = field(21) { entry.report.onGround = ground == "-1" || ground == "1" }
         entry.lastMessage = time
         aircraft[hex] = entry

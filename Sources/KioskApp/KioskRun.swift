@@ -72,7 +72,8 @@ public enum KioskRun {
         }
         defer { presenter.restore() }
         let renderer = KioskRenderer(fonts: fonts)
-        let controller = KioskController(layout: KioskLayout(width: presenter.width, height: presenter.height), measure: renderer)
+        let controller = KioskController(layout: KioskLayout(width: presenter.width, height: presenter.height), measure: renderer,
+                                         units: config.units)
         controller.keyMap = config.keyMap
         controller.feed = interpreter
         Log.line("radar-kiosk: showing on \(presenter.name)" + (headless?.recorder.map { ", recording to \($0.path)" } ?? ""))

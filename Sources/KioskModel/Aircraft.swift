@@ -15,12 +15,15 @@ public struct Aircraft: Equatable, Sendable {
     public var altitudeFeet: Int?
     public var onGround: Bool
     public var groundSpeedKnots: Int?
+    /// Climb (positive) or descent in feet per minute.
+    public var verticalRateFeetPerMinute: Int?
     public var distanceNM: Double?
     public var bearingDegrees: Double?
 
     public init(callsign: String, type: String? = nil, route: String? = nil, airline: String? = nil, model: String? = nil,
                 altitudeFeet: Int? = nil, onGround: Bool = false, groundSpeedKnots: Int? = nil, distanceNM: Double? = nil,
-                bearingDegrees: Double? = nil) {
+                bearingDegrees: Double? = nil, verticalRateFeetPerMinute: Int? = nil) {
+        self.verticalRateFeetPerMinute = verticalRateFeetPerMinute
         self.callsign = callsign
         self.type = type
         self.route = route
@@ -33,7 +36,7 @@ public struct Aircraft: Equatable, Sendable {
         self.bearingDegrees = bearingDegrees
     }
 
-    static let fields = ["callsign", "type", "route", "airline", "model", "altitude_ft", "on_ground", "ground_speed_kt", "distance_nm", "bearing_deg"]
+    static let fields = ["callsign", "type", "route", "airline", "model", "altitude_ft", "on_ground", "ground_speed_kt", "distance_nm", "bearing_deg", "vertical_rate_fpm"]
 
     /// The longest airline or model name the card takes.
     public static let nameLength = 32
@@ -43,6 +46,7 @@ public struct Aircraft: Equatable, Sendable {
     public static let groundSpeedRange = 0.0...2000
     public static let distanceRange = 0.0...1000
     public static let bearingRange = 0.0...360
+    public static let verticalRateRange = -60_000.0...60_000
 
     public init(json: JSONValue, field: String) throws {
         guard let o = json.objectValue else { throw KioskState.ParseError(field, "expected an object") }
@@ -79,6 +83,7 @@ public struct Aircraft: Equatable, Sendable {
         groundSpeedKnots = try number("ground_speed_kt", Self.groundSpeedRange).map { Int($0.rounded()) }
         distanceNM = try number("distance_nm", Self.distanceRange)
         bearingDegrees = try number("bearing_deg", Self.bearingRange)
+        verticalRateFeetPerMinute = try number("vertical_rate_fpm", Self.verticalRateRange).map { Int($0.rounded()) }
     }
 
     public var json: JSONValue {
@@ -92,6 +97,7 @@ public struct Aircraft: Equatable, Sendable {
         if let groundSpeedKnots { o["ground_speed_kt"] = .number(Double(groundSpeedKnots)) }
         if let distanceNM { o["distance_nm"] = .number(distanceNM) }
         if let bearingDegrees { o["bearing_deg"] = .number(bearingDegrees) }
+        if let verticalRateFeetPerMinute { o["vertical_rate_fpm"] = .number(Double(verticalRateFeetPerMinute)) }
         return .object(o)
     }
 }

@@ -105,6 +105,18 @@ public struct ConfigurationKey: Sendable {
             default: $0.standingData = .file(try nonEmpty($1, "standing_data"))
             }
         },
+        .init("units.altitude", "ft|m", "ft", "altitude on the card in feet or metres") {
+            $0.units.altitude = try choice($1, "units.altitude")
+        },
+        .init("units.speed", "kt|km/h|mph", "kt", "ground speed on the card") {
+            $0.units.speed = try choice($1, "units.speed")
+        },
+        .init("units.distance", "nm|km|mi", "nm", "distance on the card") {
+            $0.units.distance = try choice($1, "units.distance")
+        },
+        .init("units.flight_levels_above", "FEET|none", "none", "above this transition altitude the card shows a flight level (FL360)") {
+            $0.units.flightLevelsAbove = $1 == "none" ? nil : Int(try number($1, "units.flight_levels_above", 1000...20_000))
+        },
         .init("keyboard", "auto|none|/dev/input/eventN", "auto", "keyboards to read: every keyboard, none, or one device") {
             switch $1 {
             case "auto": $0.keyboard = .auto

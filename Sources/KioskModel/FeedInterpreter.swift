@@ -112,7 +112,8 @@ public final class FeedInterpreter {
                         onGround: r.onGround,
                         groundSpeedKnots: r.groundSpeedKnots.flatMap { $0.wholeNumber(in: Aircraft.groundSpeedRange) },
                         distanceNM: choice.distanceNM.rounded(toTenthsIn: Aircraft.distanceRange),
-                        bearingDegrees: choice.bearingDegrees.wholeNumber(in: 0...360).map { Double($0 % 360) })
+                        bearingDegrees: choice.bearingDegrees.wholeNumber(in: 0...360).map { Double($0 % 360) },
+                        verticalRateFeetPerMinute: r.verticalRateFeetPerMinute.flatMap { $0.wholeNumber(in: Aircraft.verticalRateRange) })
     }
 }
 

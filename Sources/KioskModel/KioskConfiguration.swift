@@ -70,6 +70,7 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var ignore: [String] = []
     public var routes: String?
     public var standingData = StandingDataChoice.auto
+    public var units = DisplayUnits()
     public var keyboard = KeyboardChoice.auto
     public var keyboardGrab = true
     /// Key name (lower case) → action.

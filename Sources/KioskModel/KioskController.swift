@@ -35,14 +35,18 @@ public final class KioskController {
 
     /// Fits the card's lines to its width (the renderer); without it, a character budget.
     public let measure: TextMeasuring?
+    /// The units of the card's numbers.
+    public let units: DisplayUnits
 
-    public init(layout: KioskLayout, initial: KioskState = .standby, at time: Double = 0, measure: TextMeasuring? = nil) {
+    public init(layout: KioskLayout, initial: KioskState = .standby, at time: Double = 0, measure: TextMeasuring? = nil,
+                units: DisplayUnits = DisplayUnits()) {
         self.layout = layout
         self.measure = measure
+        self.units = units
         state = initial
         shownAircraft = initial.aircraft
         timeline = Timeline(minimumInterval: 1.0 / 240, paused: false, at: 0)
-        graph.update(to: KioskScene.leaves(for: initial, shown: shownAircraft, layout: layout, measure: measure), transaction: Transaction(), at: time)
+        graph.update(to: KioskScene.leaves(for: initial, shown: shownAircraft, layout: layout, measure: measure, units: units), transaction: Transaction(), at: time)
     }
 
     // MARK: inputs
@@ -180,7 +184,7 @@ public final class KioskController {
         // Not animated means nothing animates, the card's and dial's own choreography included.
         var transaction = Transaction(animation: animation)
         transaction.disablesAnimations = !animated
-        graph.update(to: KioskScene.leaves(for: state, shown: shownAircraft, layout: layout, measure: measure), transaction: transaction, at: time)
+        graph.update(to: KioskScene.leaves(for: state, shown: shownAircraft, layout: layout, measure: measure, units: units), transaction: transaction, at: time)
     }
 
     /// Lays the scene out for a new size (a rotation, another display), at once.
@@ -188,7 +192,7 @@ public final class KioskController {
         layout = newLayout
         var transaction = Transaction()
         transaction.disablesAnimations = true
-        graph.update(to: KioskScene.leaves(for: state, shown: shownAircraft, layout: layout, measure: measure), transaction: transaction, at: time)
+        graph.update(to: KioskScene.leaves(for: state, shown: shownAircraft, layout: layout, measure: measure, units: units), transaction: transaction, at: time)
         needsFullFrame = true
     }
 

@@ -62,7 +62,7 @@ public enum KioskScene {
     /// no aircraft known (a GPIO line or a key said "overhead") shows the card
     /// with what is known: no callsign, no numbers, no marker.
     public static func leaves(for state: KioskState, shown: Aircraft?, layout: KioskLayout,
-                              measure: TextMeasuring? = nil) -> [LeafDescription] {
+                              measure: TextMeasuring? = nil, units: DisplayUnits = DisplayUnits()) -> [LeafDescription] {
         let overflight = state.mode == .overflight
         let cardOpacity = overflight ? 1.0 : 0.0
         let card = layout.cardFrame
@@ -120,7 +120,7 @@ public enum KioskScene {
                                       content: .text(fitted(lines.second, size: detailsSize, width: lineWidth, measure: measure)),
                                       style: KioskStyle.route.leafStyle,
                                       transition: aircraftTransition, animationOverride: cardAnimation, isDecorative: !overflight))
-        let values = valueTexts(aircraft)
+        let values = valueTexts(aircraft, units: units)
         for (i, row) in rows.enumerated() {
             let baseline = card.y + row.baseline * s
             leaves.append(LeafDescription(id: NodeID("card/row\(i)/label"), frame: textFrame(x: x, baseline: baseline, size: layout.textSize(28, scale: s)),
@@ -182,29 +182,8 @@ public enum KioskScene {
     }
 
     /// The four values with the number each rolls by.
-    static func valueTexts(_ a: Aircraft?) -> [(text: String, number: Double)] {
-        let altitude: (String, Double)
-        if let a, a.onGround { altitude = ("GROUND", 0) } else if let ft = a?.altitudeFeet {
-            altitude = (grouped(ft) + " ft", Double(ft))
-        } else { altitude = ("—", 0) }
-        let speed = a?.groundSpeedKnots.map { ("\($0) kt", Double($0)) } ?? ("—", 0)
-        let distance = a?.distanceNM.map { (oneDecimal($0) + " NM", $0) } ?? ("—", 0)
+    static func valueTexts(_ a: Aircraft?, units: DisplayUnits = DisplayUnits()) -> [(text: String, number: Double)] {
         let bearing = a?.bearingDegrees.map { ("\(Int($0.rounded()) % 360)°", $0) } ?? ("—", 0)
-        return [altitude, speed, distance, bearing]
-    }
-
-    static func grouped(_ n: Int) -> String {
-        let digits = String(abs(n))
-        var out = ""
-        for (i, ch) in digits.enumerated() {
-            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(ch)
-        }
-        return n < 0 ? "-" + out : out
-    }
-
-    static func oneDecimal(_ v: Double) -> String {
-        let tenths = Int((v * 10).rounded())
-        return "\(tenths / 10).\(abs(tenths % 10))"
+        return [units.altitudeText(a), units.speedText(a?.groundSpeedKnots), units.distanceText(a?.distanceNM), bearing]
     }
 }

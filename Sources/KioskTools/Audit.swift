@@ -29,9 +29,9 @@ public enum Audit {
     }
 
     /// Problems found for one size and state, one line each.
-    public static func problems(width: Int, height: Int, state: KioskState, fonts: FontSet) -> [String] {
+    public static func problems(width: Int, height: Int, state: KioskState, fonts: FontSet, units: DisplayUnits = DisplayUnits()) -> [String] {
         let renderer = KioskRenderer(fonts: fonts)
-        let controller = KioskController(layout: KioskLayout(width: width, height: height), initial: state, measure: renderer)
+        let controller = KioskController(layout: KioskLayout(width: width, height: height), initial: state, measure: renderer, units: units)
         _ = controller.frameNeeded(at: 0)
         return problems(in: controller.renderList, layout: controller.layout, renderer: renderer,
                         place: "\(width)x\(height) \(state.mode.rawValue)")
@@ -126,11 +126,16 @@ public enum Audit {
     static let sampleOverflight = KioskState(mode: .overflight, aircraft: Demo.sampleAircraft,
                                              note: "feed: /run/readsb/aircraft.json missing, retrying")
 
+    /// The unit choices whose texts differ most: the defaults, the longest
+    /// (metres, km/h with four digits), miles, and flight levels.
+    public static let unitChoices = [DisplayUnits(), DisplayUnits(altitude: .meters, speed: .kilometresPerHour, distance: .kilometres),
+                                     DisplayUnits(speed: .milesPerHour, distance: .miles), DisplayUnits(flightLevelsAbove: 6000)]
+
     /// An aircraft with every line as long as the card takes it.
     static let longestOverflight = KioskState(mode: .overflight, aircraft: Aircraft(
         callsign: "WMWMWMWM", type: "WWWW", route: "WWW → MMM", airline: String(repeating: "W", count: Aircraft.nameLength),
         model: String(repeating: "M", count: Aircraft.nameLength), altitudeFeet: 88_888, groundSpeedKnots: 1888,
-        distanceNM: 888.8, bearingDegrees: 288))
+        distanceNM: 888.8, bearingDegrees: 288, verticalRateFeetPerMinute: -2500))
 
     public static func run(_ args: ParsedArguments) throws -> Int32 {
         let fonts = try FontSet(directory: args.value("--fonts"))
@@ -138,10 +143,15 @@ public enum Audit {
         var total = 0
         for size in sizes {
             for state in [KioskState.standby, sampleOverflight, longestOverflight] {
-                let problems = problems(width: size.width, height: size.height, state: state, fonts: fonts)
-                total += problems.count
-                for p in problems { print(p) }
-                if problems.isEmpty { print("\(size.width)x\(size.height) \(state.mode.rawValue): ok") }
+                for units in state.mode == .standby ? [DisplayUnits()] : unitChoices {
+                    let problems = problems(width: size.width, height: size.height, state: state, fonts: fonts, units: units)
+                    total += problems.count
+                    for p in problems { print(p) }
+                    if problems.isEmpty {
+                        print("\(size.width)x\(size.height) \(state.mode.rawValue) \(state.aircraft?.callsign ?? "") "
+                              + "\(units.altitude.rawValue) \(units.speed.rawValue) \(units.distance.rawValue): ok")
+                    }
+                }
             }
         }
         print(total == 0 ? "audit: no problems" : "audit: \(total) problems")

@@ -63,6 +63,10 @@ import Glibc
 
     @Test func readsbCaptureHasTheDocumentedQuirks() throws {
         let s = try AircraftJSON.parse(try Self.bytes("readsb_overirvine_170ac.json"))
+        // baro_rate, else geom_rate; "emergency": "none" is no emergency.
+        let first = try #require(s.aircraft.first { $0.hex == "ab012b" })
+        #expect(first.verticalRateFeetPerMinute == 1600 && first.emergency == nil)
+        #expect(s.aircraft.first { $0.hex == "ab5f87" }?.verticalRateFeetPerMinute == 0)
         #expect(s.aircraft.count == 170)
         #expect(s.aircraft.filter(\.onGround).count == 53)
         #expect(s.aircraft.filter { $0.hex.hasPrefix("~") }.count == 60)
@@ -115,6 +119,11 @@ import Glibc
         let one = try #require(skypies.snapshot(at: 3).aircraft.first)
         #expect(one.hex == "a81bd0" && one.callsign == "VRD961" && one.squawk == "1200")
         #expect(one.latitude == 36.69830 && one.altitudeFeet == 20100 && one.groundSpeedKnots == 304 && one.trackDegrees == 328)
+        // Field 17 is the vertical rate; field 20 the emergency flag (0 here).
+        #expect(one.verticalRateFeetPerMinute == -1856 && one.emergency == nil)
+        skypies.feed("MSG,6,1,1,A81BD0,1,2015/11/27,21:31:06.255,2015/11/27,21:31:06.253,,,,,,,,7700,-1,-1,0,0", at: 4)
+        let declared = try #require(skypies.snapshot(at: 4).aircraft.first)
+        #expect(declared.squawk == "7700" && declared.emergency == "emergency")
         #expect(!SBS1Decoder().feedResult("garbage,,,\u{0}"))
     }
 }

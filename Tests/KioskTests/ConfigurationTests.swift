@@ -27,6 +27,10 @@ import Input
     overhead.ignore = ABC123, BAW283
     routes = /etc/radar-kiosk/routes
     standing_data = /srv/standing-data.rksd
+    units.altitude = m
+    units.speed = mph
+    units.distance = km
+    units.flight_levels_above = 6000
     keyboard = /dev/input/event3
     keyboard.grab = no
     screenshot_dir = /var/tmp
@@ -48,6 +52,7 @@ import Input
         #expect(c.radiusNM == 2.5 && c.exitRadiusNM == 3 && c.ceilingFeet == 8000 && c.maximumPositionAge == 30)
         #expect(c.includeGround && c.holdSeconds == 5 && c.ignore == ["abc123", "baw283"] && c.routes == "/etc/radar-kiosk/routes")
         #expect(c.standingData == .file("/srv/standing-data.rksd"))
+        #expect(c.units == DisplayUnits(altitude: .meters, speed: .milesPerHour, distance: .kilometres, flightLevelsAbove: 6000))
         #expect(c.keyboard == .device("/dev/input/event3") && !c.keyboardGrab && c.screenshotDirectory == "/var/tmp")
         #expect(c.keys["space"] == nil && c.keys["t"] == .toggle && c.keys["q"] == .quit)
         #expect(c.gpioLine == "GPIO17" && c.gpioActiveLow && c.gpioBias == .pullUp && c.gpioDebounceMilliseconds == 50)
@@ -65,6 +70,7 @@ import Input
         #expect(c.pixelFormat == .xrgb8888 && c.fonts == nil && c.socket == nil && c.feed == nil && c.station == nil)
         #expect(c.radiusNM == 3 && c.exitRadiusNM == nil && c.ceilingFeet == 10_000 && c.maximumPositionAge == 60)
         #expect(!c.includeGround && c.holdSeconds == 8 && c.ignore.isEmpty && c.routes == nil && c.standingData == .auto)
+        #expect(c.units == DisplayUnits(altitude: .feet, speed: .knots, distance: .nauticalMiles, flightLevelsAbove: nil))
         #expect(c.keyboard == .auto && c.keyboardGrab && c.screenshotDirectory == "/run/radar-kiosk")
         #expect(c.gpioLine == nil && !c.gpioActiveLow && c.gpioBias == .asIs && c.gpioDebounceMilliseconds == 20)
         #expect(c.keys == ["space": .toggle, "o": .overflight, "s": .standby, "n": .next, "q": .quit])

@@ -1,0 +1,81 @@
+/// The units the card shows each quantity in, and whether high altitudes
+/// read as flight levels. The feed's numbers stay in aviation units (feet,
+/// knots, nautical miles); they are converted only for the card.
+public struct DisplayUnits: Equatable, Sendable {
+    public enum Altitude: String, Sendable, CaseIterable { case feet = "ft", meters = "m" }
+    public enum Speed: String, Sendable, CaseIterable { case knots = "kt", kilometresPerHour = "km/h", milesPerHour = "mph" }
+    public enum Distance: String, Sendable, CaseIterable { case nauticalMiles = "nm", kilometres = "km", miles = "mi" }
+
+    public var altitude = Altitude.feet
+    public var speed = Speed.knots
+    public var distance = Distance.nauticalMiles
+    /// Above this altitude (the transition altitude, in feet) the card shows a
+    /// flight level ("FL360") instead; nil for never.
+    public var flightLevelsAbove: Int?
+
+    public init(altitude: Altitude = .feet, speed: Speed = .knots, distance: Distance = .nauticalMiles, flightLevelsAbove: Int? = nil) {
+        self.altitude = altitude
+        self.speed = speed
+        self.distance = distance
+        self.flightLevelsAbove = flightLevelsAbove
+    }
+
+    /// A climb or descent slower than this (feet per minute) is level flight: no marker.
+    public static let levelRate = 300
+
+    /// The altitude line: "36,000 ft", "10,973 m", "FL360", "GROUND" or "—",
+    /// with ↑ or ↓ while climbing or descending; and the number it rolls by.
+    public func altitudeText(_ a: Aircraft?) -> (text: String, number: Double) {
+        guard let a else { return ("—", 0) }
+        if a.onGround { return ("GROUND", 0) }
+        guard let feet = a.altitudeFeet else { return ("—", 0) }
+        let marker = a.verticalRateFeetPerMinute.map { $0 >= Self.levelRate ? " ↑" : $0 <= -Self.levelRate ? " ↓" : "" } ?? ""
+        if let transition = flightLevelsAbove, feet > transition {
+            let level = Int((Double(feet) / 100).rounded())
+            return ("FL" + (level < 100 ? "0" : "") + (level < 10 ? "0" : "") + "\(level)" + marker, Double(level))
+        }
+        switch altitude {
+        case .feet: return (Self.grouped(feet) + " ft" + marker, Double(feet))
+        case .meters:
+            let m = Int((Double(feet) * 0.3048).rounded())
+            return (Self.grouped(m) + " m" + marker, Double(m))
+        }
+    }
+
+    /// The ground speed line: "487 kt", "902 km/h", "560 mph".
+    public func speedText(_ knots: Int?) -> (text: String, number: Double) {
+        guard let knots else { return ("—", 0) }
+        let value: Int
+        switch speed {
+        case .knots: value = knots
+        case .kilometresPerHour: value = Int((Double(knots) * 1.852).rounded())
+        case .milesPerHour: value = Int((Double(knots) * 1.150779).rounded())
+        }
+        return (Self.grouped(value) + " " + speed.rawValue, Double(value))
+    }
+
+    /// The distance line, to a tenth: "3.2 NM", "5.9 km", "3.7 mi".
+    public func distanceText(_ nauticalMiles: Double?) -> (text: String, number: Double) {
+        guard let nm = nauticalMiles else { return ("—", 0) }
+        let value: Double
+        let unit: String
+        switch distance {
+        case .nauticalMiles: (value, unit) = (nm, "NM")
+        case .kilometres: (value, unit) = (nm * 1.852, "km")
+        case .miles: (value, unit) = (nm * 1.150779, "mi")
+        }
+        let tenths = Int((value * 10).rounded())
+        return ("\(Self.grouped(tenths / 10)).\(abs(tenths % 10)) " + unit, Double(tenths) / 10)
+    }
+
+    /// Thousands separated by commas.
+    static func grouped(_ n: Int) -> String {
+        let digits = String(abs(n))
+        var out = ""
+        for (i, ch) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(ch)
+        }
+        return n < 0 ? "-" + out : out
+    }
+}
