@@ -80,5 +80,10 @@ public enum FeedSpec: Equatable, Sendable, CustomStringConvertible {
 
     /// Where local receivers write aircraft.json, tried in order by `auto`
     /// (design/adsb-and-devices.md §1.1).
-    public static let automaticPaths = ["/run/readsb/aircraft.json", "/run/dump1090-fa/aircraft.json"]
+    public static let automaticPaths = ["/run/readsb/aircraft.json", "/run/dump1090-fa/aircraft.json",
+                                        "/run/dump1090-mutability/aircraft.json", "/run/skyaware978/aircraft.json"]
+
+    /// Where docker and feeder images (ultrafeeder, adsb.im) serve aircraft.json:
+    /// `auto` takes it when no local file exists and something answers there.
+    public static let automaticURL = FeedSpec.http(host: "127.0.0.1", port: 8080, path: "/data/aircraft.json")
 }

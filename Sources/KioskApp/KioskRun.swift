@@ -26,7 +26,9 @@ public enum KioskRun {
         // First of all, so that a SIGTERM while fonts load or a display opens is handled, not fatal.
         let signals = try Signals.watch([SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2])
         let configPath = args.value("--config") ?? (access(KioskConfiguration.defaultPath, F_OK) == 0 ? KioskConfiguration.defaultPath : nil)
-        let config = try KioskConfiguration.load(path: configPath, flags: args)
+        var config = try KioskConfiguration.load(path: configPath, flags: args)
+        // `auto` is decided once, at start (it may probe the loopback for a feeder's web server).
+        config.feed = config.feed.map { resolved($0) }
         let frames = try args.value("--frames").map { _ in try args.integer("--frames", default: 0, range: 1...100_000_000) }
         let fonts = try FontSet(directory: config.fonts)
         var script: [TimedCommand] = []
@@ -152,16 +154,28 @@ public enum KioskRun {
         return 0
     }
 
-    /// The feed's interpretation: overhead settings and the routes file.
+    /// The feed's interpretation: overhead settings, routes and names.
     static func makeFeedInterpreter(_ config: KioskConfiguration) throws -> FeedInterpreter {
-        guard let station = config.station else {
-            throw ArgumentError("a feed needs the station (--station LAT,LON or station = in the configuration)")
-        }
-        let interpreter = FeedInterpreter(sourceName: config.feed.map { resolved($0) }?.description ?? "",
+        let station = try config.station ?? receiverStation(config.feed)
+        let interpreter = FeedInterpreter(sourceName: config.feed?.description ?? "",
                                           selector: OverheadSelector(settings: config.selectorSettings(station: station)))
         if let routes = config.routes { interpreter.identity.routes = try RouteTable.load(routes) }
         interpreter.identity.standingData = standingData(config.standingData)
         return interpreter
+    }
+
+    /// The station when the configuration names none: the receiver's own
+    /// position, from the receiver.json beside a local aircraft.json.
+    static func receiverStation(_ feed: FeedSpec?) throws -> GeoPoint {
+        let missing = "a feed needs the station (--station LAT,LON or station = in the configuration)"
+        guard case let .file(path)? = feed else { throw ArgumentError(missing) }
+        do {
+            let station = try ReceiverLocation.station(besideAircraftJSON: path)
+            Log.line("radar-kiosk: station \(station.latitude), \(station.longitude), the receiver's (no station in the configuration)")
+            return station
+        } catch {
+            throw ArgumentError("\(missing); \(error)")
+        }
     }
 
     /// The standing data asked for. The card works without it (no routes or
@@ -184,16 +198,20 @@ public enum KioskRun {
         }
     }
 
-    /// `auto` as the path it stands for: readsb's file, else dump1090-fa's
-    /// (the first is watched if neither exists yet).
-    static func resolved(_ spec: FeedSpec, candidates: [String] = FeedSpec.automaticPaths) -> FeedSpec {
+    /// `auto` as the feed it stands for: the first receiver file that exists
+    /// (readsb, dump1090-fa, dump1090-mutability, skyaware978); with none, the
+    /// local feeder web server's aircraft.json if one answers; else readsb's
+    /// file, watched until it appears.
+    static func resolved(_ spec: FeedSpec, candidates: [String] = FeedSpec.automaticPaths,
+                         serverAnswers: () -> Bool = { TCPConnection.accepts(host: "127.0.0.1", port: 8080, within: 0.3) }) -> FeedSpec {
         guard spec == .auto else { return spec }
-        return .file(candidates.first { access($0, F_OK) == 0 } ?? candidates[0])
+        if let found = candidates.first(where: { access($0, F_OK) == 0 }) { return .file(found) }
+        return serverAnswers() ? FeedSpec.automaticURL : .file(candidates[0])
     }
 
     /// The live source for the configured feed.
     static func makeFeedSource(_ config: KioskConfiguration) throws -> (any FeedSource)? {
-        switch config.feed.map({ resolved($0) }) {
+        switch config.feed {
         case nil, .auto?: return nil
         case let .file(path)?: return try FileFeed(path: path)
         case let .http(host, port, path)?: return HTTPFeed(host: host, port: port, path: path)

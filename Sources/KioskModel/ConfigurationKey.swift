@@ -64,10 +64,10 @@ public struct ConfigurationKey: Sendable {
             $0.socket = path
         },
         .init("feed", flag: "--feed", "auto|FILE|http://HOST[:PORT]/PATH|sbs://HOST:PORT", "none",
-              "live aircraft: aircraft.json from a file (auto: /run/readsb, else /run/dump1090-fa) or over HTTP, or SBS-1 over TCP") {
+              "live aircraft: aircraft.json from a file (auto: /run/readsb, /run/dump1090-fa, /run/dump1090-mutability, /run/skyaware978, else a feeder's http://127.0.0.1:8080/data/aircraft.json) or over HTTP, or SBS-1 over TCP") {
             do { $0.feed = try FeedSpec(parsing: $1) } catch { throw ConfigurationError("feed: \(error)") }
         },
-        .init("station", flag: "--station", "LAT,LON", "none", "the kiosk's position in decimal degrees (needed with feed)") {
+        .init("station", flag: "--station", "LAT,LON", "none", "the kiosk's position in decimal degrees (with a local aircraft.json, the receiver's own from receiver.json when not set)") {
             let parts = $1.split(separator: ",", omittingEmptySubsequences: false).map { decimal($0.trimmed(" ")) }
             guard parts.count == 2, let lat = parts[0], let lon = parts[1], abs(lat) <= 90, abs(lon) <= 180 else {
                 throw ConfigurationError("station: expected LAT,LON in decimal degrees, not '\($1)'")

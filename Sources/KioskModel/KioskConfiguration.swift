@@ -112,7 +112,12 @@ public struct KioskConfiguration: Equatable, Sendable {
                 problem("\(error)")
             }
         }
-        if c.feed != nil && c.station == nil { problems.append("\(name): feed is set but station is not (distances need the kiosk's position)") }
+        // A local aircraft.json has the receiver's position beside it (receiver.json); a network feed has not.
+        switch c.feed {
+        case .http?, .sbs?:
+            if c.station == nil { problems.append("\(name): feed is set but station is not (distances need the kiosk's position)") }
+        case .file?, .auto?, nil: break
+        }
         return (c, problems)
     }
 

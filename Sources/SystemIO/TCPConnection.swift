@@ -95,6 +95,24 @@ public final class TCPConnection {
         return .waiting
     }
 
+    /// Whether something accepts connections at an address literal within
+    /// `timeout` seconds: a short, bounded probe, for start-up only.
+    public static func accepts(host: String, port: UInt16, within timeout: Double) -> Bool {
+        guard numericAddress(host: host, port: port) != nil else { return false }
+        let connection = TCPConnection(host: host, port: port)
+        connection.connectTimeout = timeout
+        let start = MonotonicClock.now()
+        var progress = connection.begin(at: start)
+        while case .waiting = progress {
+            guard let fd = connection.descriptor else { return false }
+            var pending = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&pending, 1, 20)
+            progress = connection.step(at: MonotonicClock.now())
+        }
+        if case .connected = progress { return true }
+        return false
+    }
+
     /// A socket address, copied out of getaddrinfo's list so it can cross threads.
     struct SocketAddress: Sendable {
         var family: Int32

@@ -63,6 +63,16 @@ check "scenes finds the demo's animation windows" bash -c "[ $status = 0 ] && [ 
 run contact-sheet "$work/demo.y4m" --out "$work/sheet.png"
 check "contact-sheet writes a PNG" bash -c "[ $status = 0 ] && [ -s '$work/sheet.png' ]"
 
+# No station configured: a local aircraft.json's receiver.json stands in; without a position there, a clear error.
+mkdir -p "$work/receiver"
+cp "$here/../FeedTests/Fixtures/dump1090fa_plord12_44ac.json" "$work/receiver/aircraft.json"
+echo '{ "version" : "dump1090-fa 9.0", "refresh" : 1000, "history" : 120, "lat" : 51.075, "lon" : -0.392 }' > "$work/receiver/receiver.json"
+run run --display headless --size 160x96 --feed "$work/receiver/aircraft.json" --frames 2
+check "without a station the receiver's receiver.json gives it" bash -c "[ $status = 0 ] && grep -q 'station 51.075, -0.392, the receiver' '$work/err'"
+echo '{ "version" : "dump1090-fa 9.0", "refresh" : 1000 }' > "$work/receiver/receiver.json"
+run run --display headless --size 160x96 --feed "$work/receiver/aircraft.json" --frames 2
+check "a receiver.json without lat and lon is named" bash -c "[ $status = 1 ] && grep -q 'receiver.json has no lat and lon' '$work/err'"
+
 printf '{"at":0,"cmd":"set","state":{"mode":"standby"}}\n{"at":1,"cmd":"set","state":{"mode":"sideways"}}\n' > "$work/bad-autoplay.jsonl"
 run run --display headless --size 320x240 --autoplay "$work/bad-autoplay.jsonl"
 check "a bad autoplay line names the file and line" bash -c "[ $status = 1 ] && grep -q 'bad-autoplay.jsonl:2: set: state.mode: \"sideways\" is not standby or overflight' '$work/err'"

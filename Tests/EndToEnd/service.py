@@ -124,7 +124,7 @@ proc = subprocess.run([kiosk, "run", "--config", config, "--frames", "3"], stdin
 check("without NOTIFY_SOCKET it runs and exits 0", proc.returncode == 0, proc.stderr.decode()[-300:])
 # A bad configuration refuses to start, with every problem and its line.
 bad = os.path.join(work, "bad.conf")
-open(bad, "w").write("display = sideways\nfeed = /x.json\n")
+open(bad, "w").write("display = sideways\nfeed = sbs://127.0.0.1:30003\n")
 proc = subprocess.run([kiosk, "run", "--config", bad], stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
 err = proc.stderr.decode()
 check("a bad configuration refuses to start with every problem", proc.returncode == 1 and "bad.conf:1: display" in err and "station is not" in err, err)

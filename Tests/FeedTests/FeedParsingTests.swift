@@ -1,4 +1,5 @@
 import Testing
+import Foundation
 import JSON
 @testable import Feed
 #if canImport(Glibc)
@@ -132,5 +133,33 @@ extension SBS1Decoder {
     func feedResult(_ line: String) -> Bool {
         var copy = self
         return copy.feed(Substring(line), at: 0)
+    }
+}
+
+@Suite struct ReceiverLocationTests {
+    func directory(with receiver: String?) throws -> String {
+        let dir = NSTemporaryDirectory() + "rk-receiver-\(getpid())-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        if let receiver { try receiver.write(toFile: dir + "/receiver.json", atomically: true, encoding: .utf8) }
+        return dir
+    }
+
+    @Test func theStationIsTheReceiversPositionBesideAircraftJSON() throws {
+        // readsb's receiver.json with --lat and --lon given.
+        let dir = try directory(with: #"{ "version" : "v3.14", "refresh" : 1000, "history" : 120, "lat" : 51.4700, "lon" : -0.4543 }"#)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(try ReceiverLocation.station(besideAircraftJSON: dir + "/aircraft.json") == GeoPoint(latitude: 51.47, longitude: -0.4543))
+    }
+
+    @Test func withoutLatAndLonOrTheFileTheErrorSaysSo() throws {
+        let dir = try directory(with: #"{ "version" : "v3.14", "refresh" : 1000, "history" : 120 }"#)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let noPosition = #expect(throws: ReceiverLocationError.self) { try ReceiverLocation.station(besideAircraftJSON: dir + "/aircraft.json") }
+        #expect(noPosition?.description == "\(dir)/receiver.json has no lat and lon (the receiver was started without its location)")
+        let absurd = try directory(with: #"{"lat": 123, "lon": 0}"#)
+        defer { try? FileManager.default.removeItem(atPath: absurd) }
+        #expect(throws: ReceiverLocationError.self) { try ReceiverLocation.station(besideAircraftJSON: absurd + "/aircraft.json") }
+        let missing = #expect(throws: ReceiverLocationError.self) { try ReceiverLocation.station(besideAircraftJSON: "/nonexistent/aircraft.json") }
+        #expect(missing?.description.contains("/nonexistent/receiver.json: cannot open") == true)
     }
 }

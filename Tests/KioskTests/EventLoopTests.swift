@@ -81,4 +81,16 @@ enum HeadlessDisplayForTests {
         #expect(KioskRun.resolved(.auto, candidates: [readsb, fa]) == .file(readsb))
         #expect(KioskRun.resolved(.sbs(host: "x", port: 1)) == .sbs(host: "x", port: 1))
     }
+
+    @Test func autoKnowsTheOtherReceiversAndTheFeedersWebServer() throws {
+        #expect(FeedSpec.automaticPaths == ["/run/readsb/aircraft.json", "/run/dump1090-fa/aircraft.json",
+                                            "/run/dump1090-mutability/aircraft.json", "/run/skyaware978/aircraft.json"])
+        let none = ["/nonexistent/a.json", "/nonexistent/b.json"]
+        #expect(KioskRun.resolved(.auto, candidates: none, serverAnswers: { true }) == FeedSpec.automaticURL)
+        #expect(FeedSpec.automaticURL == .http(host: "127.0.0.1", port: 8080, path: "/data/aircraft.json"))
+        #expect(KioskRun.resolved(.auto, candidates: none, serverAnswers: { false }) == .file(none[0]), "nothing answers: watch readsb's")
+        var asked = false
+        #expect(KioskRun.resolved(.auto, candidates: ["/proc/self/status"], serverAnswers: { asked = true; return true }) == .file("/proc/self/status"))
+        #expect(!asked, "a local file wins without a probe")
+    }
 }

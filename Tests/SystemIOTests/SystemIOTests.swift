@@ -124,3 +124,25 @@ import Glibc
         #expect(on == 1 && idle == 30)
     }
 }
+
+@Suite struct LoopbackProbeTests {
+    @Test func aListeningPortAcceptsAndAClosedOneDoesNot() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        #expect(bound && listen(fd, 4) == 0)
+        let port = UInt16(bigEndian: address.sin_port)
+        #expect(TCPConnection.accepts(host: "127.0.0.1", port: port, within: 2))
+        close(fd)
+        #expect(!TCPConnection.accepts(host: "127.0.0.1", port: port, within: 0.3), "closed now: refused")
+        #expect(!TCPConnection.accepts(host: "not-an-address", port: port, within: 0.3), "names are not looked up at start")
+    }
+}
