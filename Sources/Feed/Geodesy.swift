@@ -30,4 +30,14 @@ public struct GeoPoint: Equatable, Sendable {
         let b = atan2(y, x) * 180 / .pi
         return b < 0 ? b + 360 : b
     }
+
+    /// The point `distanceNM` away on the initial bearing `bearing` (degrees from true north).
+    public func moved(bearing: Double, distanceNM: Double) -> GeoPoint {
+        let δ = distanceNM / Self.earthRadiusNM, θ = bearing * .pi / 180
+        let φ1 = latitude * .pi / 180, λ1 = longitude * .pi / 180
+        let φ2 = asin(min(max(sin(φ1) * cos(δ) + cos(φ1) * sin(δ) * cos(θ), -1), 1))
+        let λ2 = λ1 + atan2(sin(θ) * sin(δ) * cos(φ1), cos(δ) - sin(φ1) * sin(φ2))
+        let longitude = (λ2 * 180 / .pi + 540).truncatingRemainder(dividingBy: 360) - 180
+        return GeoPoint(latitude: φ2 * 180 / .pi, longitude: longitude)
+    }
 }

@@ -83,7 +83,7 @@ public struct ConfigurationKey: Sendable {
         .init("overhead.ceiling_ft", flag: "--ceiling", "FEET", "10000", live: true, "only aircraft at or below this altitude") {
             $0.ceilingFeet = Int(try number($1, "overhead.ceiling_ft", 0...60_000))
         },
-        .init("overhead.max_position_age_s", "SECONDS", "60", live: true, "positions older than this are ignored") {
+        .init("overhead.max_position_age_s", "SECONDS", "15", live: true, "positions older than this are ignored (younger ones are carried forward along the track)") {
             $0.maximumPositionAge = try number($1, "overhead.max_position_age_s", 1...3600)
         },
         .init("overhead.include_ground", flag: "--include-ground", "yes|no", "no", live: true, "also show aircraft on the ground") {

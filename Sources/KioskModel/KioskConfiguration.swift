@@ -64,7 +64,7 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var radiusNM = 3.0
     public var exitRadiusNM: Double?
     public var ceilingFeet = 10_000
-    public var maximumPositionAge = 60.0
+    public var maximumPositionAge = 15.0
     public var includeGround = false
     public var holdSeconds = 8.0
     public var ignore: [String] = []

@@ -2,9 +2,11 @@ import Testing
 @testable import Feed
 
 /// The overhead choice over the Irvine capture, with expectations worked out by
-/// hand (haversine from the station, positions at most 60 s old):
-/// within 3 nm are a54b30 LXJ440 at 550 ft, 2.53 nm, bearing 321.9°, and five
-/// aircraft on the ground: a5724f N450CA 2.76 nm, ad0851 2.89, ad7760 2.91,
+/// hand (haversine from the station, positions at most 15 s old):
+/// within 3 nm are a54b30 LXJ440 at 550 ft, reported 2.53 nm away on 321.9°
+/// with a position 3.8 s old at 134.6 kt on track 206.95°, so carried 0.142 nm
+/// on (flat-earth by hand: 2.475 nm, bearing 318.9°); and five aircraft on the
+/// ground, not carried on: a5724f N450CA 2.76 nm, ad0851 2.89, ad7760 2.91,
 /// adf9b7 2.92, ~358936 2.97.
 @Suite struct OverheadTests {
     let station = GeoPoint(latitude: 33.635029, longitude: -117.842218)
@@ -17,8 +19,8 @@ import Testing
         var selector = OverheadSelector(settings: .init(station: station))
         let choice = try #require(selector.update(try irvine(), at: 0))
         #expect(choice.report.hex == "a54b30" && choice.report.callsign == "LXJ440")
-        #expect(abs(choice.distanceNM - 2.532) < 0.001)
-        #expect(abs(choice.bearingDegrees - 321.88) < 0.01)
+        #expect(abs(choice.distanceNM - 2.475) < 0.001, "\(choice.distanceNM)")
+        #expect(abs(choice.bearingDegrees - 318.9) < 0.05, "\(choice.bearingDegrees)")
     }
 
     @Test func groundTrafficOnlyWhenAllowed() throws {
@@ -30,7 +32,7 @@ import Testing
         var ground = OverheadSelector(settings: settings)
         let choice = try #require(ground.update(try irvine(), at: 0))
         #expect(choice.report.hex == "a5724f" && choice.report.callsign == "N450CA" && abs(choice.distanceNM - 2.757) < 0.001)
-        settings.radiusNM = 2.5
+        settings.radiusNM = 2.4
         settings.ignore = []
         var tight = OverheadSelector(settings: settings)
         #expect(tight.update(try irvine(), at: 0) == nil)
@@ -121,5 +123,39 @@ import Testing
         #expect(taxi?.age == 20 && taxi?.positionAge == 50)
         snapshot = decoder.snapshot(at: 70)
         #expect(snapshot.aircraft.map(\.hex) == ["4ca124"], "silent for 70 s: expired; heard 40 s ago: kept")
+    }
+
+    /// The hold keeps the card up at the edge, following the aircraft's live
+    /// data; an aircraft that lands, loses its position or leaves the feed goes at once.
+    @Test func aHeldAircraftFollowsItsLiveDataAndLeavesPromptly() {
+        func held(_ change: (inout AircraftReport) -> Void) -> OverheadSelector.Choice? {
+            var selector = OverheadSelector(settings: .init(station: station))
+            #expect(selector.update(AircraftSnapshot(now: 0, aircraft: [report("a00001", north: 2.9)]), at: 0) != nil)
+            var later = report("a00001", north: 4, altitude: 2500)
+            change(&later)
+            return selector.update(AircraftSnapshot(now: 1, aircraft: [later]), at: 1)
+        }
+        let following = held { _ in }
+        #expect(following?.report.altitudeFeet == 2500 && abs((following?.distanceNM ?? 0) - 4) < 0.05, "held, with its live numbers")
+        #expect(held { $0.onGround = true; $0.altitudeFeet = nil } == nil, "landed, and ground traffic is not shown: gone")
+        #expect(held { $0.positionAge = 30 } == nil, "its position stale: gone")
+        var selector = OverheadSelector(settings: .init(station: station))
+        _ = selector.update(AircraftSnapshot(now: 0, aircraft: [report("a00001", north: 2.9)]), at: 0)
+        #expect(selector.update(AircraftSnapshot(now: 1, aircraft: []), at: 1) == nil, "out of the feed: gone")
+    }
+
+    /// A position 10 s old at 360 kt (6 NM a minute) is 1 NM behind the aircraft.
+    @Test func anOldPositionIsCarriedAlongTheTrack() {
+        var r = report("a00001", north: -2, positionAge: 10)
+        r.groundSpeedKnots = 360
+        r.trackDegrees = 0
+        let choice = OverheadSelector(settings: .init(station: station)).candidates(in: AircraftSnapshot(now: 0, aircraft: [r]), radius: 3)
+        #expect(abs((choice.first?.distanceNM ?? 0) - 1) < 0.01 && abs((choice.first?.bearingDegrees ?? 0) - 180) < 0.1, "\(choice)")
+        // On the ground it is not carried on (taxiing turns).
+        r.onGround = true
+        r.altitudeFeet = nil
+        var settings = OverheadSelector.Settings(station: station)
+        settings.includeGround = true
+        #expect(abs((OverheadSelector(settings: settings).candidates(in: AircraftSnapshot(now: 0, aircraft: [r]), radius: 3).first?.distanceNM ?? 0) - 2) < 0.01)
     }
 }

@@ -68,7 +68,7 @@ import Input
         // The documented defaults, pinned here rather than compared with the type's own.
         #expect(c.display == .auto && c.output == nil && c.size == nil && c.refresh == nil && c.rotation == .upright)
         #expect(c.pixelFormat == .xrgb8888 && c.fonts == nil && c.socket == nil && c.feed == nil && c.station == nil)
-        #expect(c.radiusNM == 3 && c.exitRadiusNM == nil && c.ceilingFeet == 10_000 && c.maximumPositionAge == 60)
+        #expect(c.radiusNM == 3 && c.exitRadiusNM == nil && c.ceilingFeet == 10_000 && c.maximumPositionAge == 15)
         #expect(!c.includeGround && c.holdSeconds == 8 && c.ignore.isEmpty && c.routes == nil && c.standingData == .auto)
         #expect(c.units == DisplayUnits(altitude: .feet, speed: .knots, distance: .nauticalMiles, flightLevelsAbove: nil))
         #expect(c.keyboard == .auto && c.keyboardGrab && c.screenshotDirectory == "/run/radar-kiosk")
