@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "JSON"),
         .target(name: "Feed", dependencies: ["JSON", "SystemIO"]),
         // Routes, airports, airlines and aircraft types offline: the compact file, its import, the route check.
-        .target(name: "StandingData", dependencies: ["Feed", "SystemIO"]),
+        .target(name: "StandingData", dependencies: ["Feed", "JSON", "SystemIO"]),
         // State, commands, configuration, scene, layout and the controller: what the fuzzers and most tests import.
         .target(name: "KioskModel", dependencies: ["AnimationCore", "Display", "Input", "Feed", "StandingData", "JSON", "SystemIO"]),
         // The kiosk's drawing: renderer, dial, fonts, and the one frame tick.
@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster"]),
         .testTarget(name: "SystemIOTests", dependencies: ["SystemIO"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        .testTarget(name: "StandingDataTests", dependencies: ["StandingData", "Feed", "SystemIO"], exclude: ["Fixtures"]),
+        .testTarget(name: "StandingDataTests", dependencies: ["StandingData", "Feed", "JSON", "SystemIO"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -161,6 +161,10 @@ public enum KioskRun {
                                           selector: OverheadSelector(settings: config.selectorSettings(station: station)))
         if let routes = config.routes { interpreter.identity.routes = try RouteTable.load(routes) }
         interpreter.identity.standingData = standingData(config.standingData)
+        if case .file? = config.feed, let skyAware = SkyAwareDatabase.installed() {
+            interpreter.identity.skyAware = skyAware
+            Log.line("radar-kiosk: PiAware's aircraft database \(skyAware.directory): types by address")
+        }
         return interpreter
     }
 

@@ -10,6 +10,8 @@ public struct AircraftIdentity {
     public var routes: [String: String] = [:]
     /// The shipped routes, airlines and types; nil when not installed.
     public var standingData: StandingData?
+    /// PiAware's own aircraft database, where dump1090-fa installed it.
+    public var skyAware: SkyAwareDatabase?
 
     public init(routes: [String: String] = [:], standingData: StandingData? = nil) {
         self.routes = routes
@@ -19,7 +21,9 @@ public struct AircraftIdentity {
     /// The card's identity lines for a report, all optional: nothing is invented.
     public func describe(_ r: AircraftReport) -> (type: String?, route: String?, airline: String?, model: String?) {
         let record = standingData?.aircraft(address: r.hex)
-        let type = r.typeCode ?? record?.typeDesignator
+        // The feed's own database first (readsb), then the receiver's installed
+        // one (PiAware), then the standing data's sparse table.
+        let type = r.typeCode ?? skyAware?.record(forAddress: r.hex)?.typeDesignator ?? record?.typeDesignator
         let model = type.flatMap { standingData?.aircraftType(designator: $0)?.name } ?? r.typeDescription
             ?? r.category.flatMap(Self.categoryName)
         var airline = r.owner
