@@ -55,6 +55,7 @@ public enum AircraftJSON {
         r.category = Plausible.identifier(o["category"]?.stringValue, length: 2)
         r.typeDescription = Plausible.name(o["desc"]?.stringValue)
         r.owner = Plausible.name(o["ownOp"]?.stringValue)
+        r.databaseFlags = number("dbFlags", 0...255).map { Int($0) }
         // alt_baro is a number or "ground"; older forks say "altitude".
         let altitude = o["alt_baro"] ?? o["altitude"]
         if altitude?.stringValue == "ground" {

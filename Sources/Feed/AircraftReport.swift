@@ -22,6 +22,11 @@ public struct AircraftReport: Equatable, Sendable {
     public var verticalRateFeetPerMinute: Double?
     /// The emergency the aircraft declares (readsb's `emergency`, SBS's flag), nil for none.
     public var emergency: String?
+    /// readsb's database flags: 1 military, 2 interesting, 4 PIA, 8 LADD.
+    public var databaseFlags: Int?
+
+    /// Whether readsb's database marks it military.
+    public var isMilitary: Bool { (databaseFlags ?? 0) & 1 != 0 }
     public var latitude: Double?
     public var longitude: Double?
     /// Seconds before the snapshot's time that the position was updated.

@@ -161,6 +161,9 @@ public enum KioskRun {
                                           selector: OverheadSelector(settings: config.selectorSettings(station: station)))
         if let routes = config.routes { interpreter.identity.routes = try RouteTable.load(routes) }
         interpreter.identity.standingData = standingData(config.standingData)
+        var alerts = config.alerts
+        if let path = config.alertWatchList { alerts.watchList = try AlertRules.watchList(try FileContents.text(path), name: path) }
+        if alerts.emergencies || alerts.military || !alerts.watchList.isEmpty { interpreter.alerts = alerts }
         if case .file? = config.feed, let skyAware = SkyAwareDatabase.installed() {
             interpreter.identity.skyAware = skyAware
             Log.line("radar-kiosk: PiAware's aircraft database \(skyAware.directory): types by address")

@@ -11,6 +11,8 @@ public struct Aircraft: Equatable, Sendable {
     public var airline: String?
     /// What it is: the type's manufacturer and model, or its category.
     public var model: String?
+    /// Why it is worth looking up for ("EMERGENCY 7700", "MILITARY", "WATCHED"), if it is.
+    public var alert: String?
     /// Pressure altitude in feet; nil when unknown.
     public var altitudeFeet: Int?
     public var onGround: Bool
@@ -22,8 +24,9 @@ public struct Aircraft: Equatable, Sendable {
 
     public init(callsign: String, type: String? = nil, route: String? = nil, airline: String? = nil, model: String? = nil,
                 altitudeFeet: Int? = nil, onGround: Bool = false, groundSpeedKnots: Int? = nil, distanceNM: Double? = nil,
-                bearingDegrees: Double? = nil, verticalRateFeetPerMinute: Int? = nil) {
+                bearingDegrees: Double? = nil, verticalRateFeetPerMinute: Int? = nil, alert: String? = nil) {
         self.verticalRateFeetPerMinute = verticalRateFeetPerMinute
+        self.alert = alert
         self.callsign = callsign
         self.type = type
         self.route = route
@@ -36,7 +39,7 @@ public struct Aircraft: Equatable, Sendable {
         self.bearingDegrees = bearingDegrees
     }
 
-    static let fields = ["callsign", "type", "route", "airline", "model", "altitude_ft", "on_ground", "ground_speed_kt", "distance_nm", "bearing_deg", "vertical_rate_fpm"]
+    static let fields = ["callsign", "type", "route", "airline", "model", "altitude_ft", "on_ground", "ground_speed_kt", "distance_nm", "bearing_deg", "vertical_rate_fpm", "alert"]
 
     /// The longest airline or model name the card takes.
     public static let nameLength = 32
@@ -84,6 +87,7 @@ public struct Aircraft: Equatable, Sendable {
         distanceNM = try number("distance_nm", Self.distanceRange)
         bearingDegrees = try number("bearing_deg", Self.bearingRange)
         verticalRateFeetPerMinute = try number("vertical_rate_fpm", Self.verticalRateRange).map { Int($0.rounded()) }
+        alert = try string("alert", maxLength: 24)
     }
 
     public var json: JSONValue {
@@ -98,6 +102,7 @@ public struct Aircraft: Equatable, Sendable {
         if let distanceNM { o["distance_nm"] = .number(distanceNM) }
         if let bearingDegrees { o["bearing_deg"] = .number(bearingDegrees) }
         if let verticalRateFeetPerMinute { o["vertical_rate_fpm"] = .number(Double(verticalRateFeetPerMinute)) }
+        if let alert { o["alert"] = .string(alert) }
         return .object(o)
     }
 }

@@ -105,6 +105,21 @@ public struct ConfigurationKey: Sendable {
             default: $0.standingData = .file(try nonEmpty($1, "standing_data"))
             }
         },
+        .init("alerts.emergency", "yes|no", "yes", "show an aircraft squawking 7500, 7600 or 7700 (or declaring an emergency) first") {
+            $0.alerts.emergencies = try yesNo($1, "alerts.emergency")
+        },
+        .init("alerts.military", "yes|no", "no", "show military aircraft (readsb's database flags) first") {
+            $0.alerts.military = try yesNo($1, "alerts.military")
+        },
+        .init("alerts.watch_list", "FILE", "none", "aircraft to show first: lines hex:4CA7B5, reg:G-EUPT, callsign:RRR, type:A400") {
+            $0.alertWatchList = try nonEmpty($1, "alerts.watch_list")
+        },
+        .init("alerts.radius_nm", "NM", "10", "an alert is shown from this far away") {
+            $0.alerts.radiusNM = try number($1, "alerts.radius_nm", 0.1...250)
+        },
+        .init("alerts.ceiling_ft", "FEET", "45000", "an alert is shown at or below this altitude") {
+            $0.alerts.ceilingFeet = Int(try number($1, "alerts.ceiling_ft", 0...60_000))
+        },
         .init("units.altitude", "ft|m", "ft", "altitude on the card in feet or metres") {
             $0.units.altitude = try choice($1, "units.altitude")
         },

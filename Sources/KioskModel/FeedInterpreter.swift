@@ -11,6 +11,8 @@ public final class FeedInterpreter {
     public var selector: OverheadSelector
     /// Routes, airlines and types for the card.
     public var identity = AircraftIdentity()
+    /// Emergencies, military and watched aircraft: shown first, from further away.
+    public var alerts: AlertRules?
     /// The source's name, for log lines.
     public let sourceName: String
     public private(set) var note: String?
@@ -46,8 +48,7 @@ public final class FeedInterpreter {
         guard note == nil else { return nil }
         if let news = lastNews, now - news >= staleAfter { return unavailable(heldFailure ?? "\(sourceName): no new data for \(Int(staleAfter)) s", log: log) }
         guard let snapshot = lastSnapshot else { return nil }
-        if let choice = selector.update(snapshot, at: now) { return KioskState(mode: .overflight, aircraft: Self.aircraft(choice, identity: identity)) }
-        return .standby
+        return choose(snapshot, at: now)
     }
 
     private func unavailable(_ message: String, log: (String) -> Void) -> KioskState {
@@ -85,14 +86,28 @@ public final class FeedInterpreter {
                 if note != nil || heldFailure != nil { log("radar-kiosk: feed \(sourceName) is back") }
                 note = nil
                 heldFailure = nil
-                if let choice = selector.update(snapshot, at: now) {
-                    result = KioskState(mode: .overflight, aircraft: Self.aircraft(choice, identity: identity))
-                } else {
-                    result = .standby
-                }
+                result = choose(snapshot, at: now)
             }
         }
         return result
+    }
+
+    /// The state for a snapshot: the nearest alert within the alert radius and
+    /// ceiling if there is one, else the overhead choice, else STANDBY.
+    func choose(_ snapshot: AircraftSnapshot, at now: Double) -> KioskState {
+        let choice = selector.update(snapshot, at: now)
+        if let rules = alerts {
+            var wide = selector
+            wide.settings.ceilingFeet = max(rules.ceilingFeet, selector.settings.ceilingFeet)
+            for candidate in wide.candidates(in: snapshot, radius: max(rules.radiusNM, selector.settings.radiusNM)) {
+                guard let label = rules.alert(for: candidate.report) else { continue }
+                var aircraft = Self.aircraft(candidate, identity: identity)
+                aircraft.alert = label
+                return KioskState(mode: .overflight, aircraft: aircraft)
+            }
+        }
+        guard let choice else { return .standby }
+        return KioskState(mode: .overflight, aircraft: Self.aircraft(choice, identity: identity))
     }
 
     /// Aircraft the dial could show now (fresh positions within its range), nearest first.

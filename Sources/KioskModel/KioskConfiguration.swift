@@ -71,6 +71,13 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var routes: String?
     public var standingData = StandingDataChoice.auto
     public var units = DisplayUnits()
+    /// Emergencies on, military off, no watch list: an alert is rare and means something.
+    public var alerts: AlertRules = {
+        var rules = AlertRules()
+        rules.military = false
+        return rules
+    }()
+    public var alertWatchList: String?
     public var keyboard = KeyboardChoice.auto
     public var keyboardGrab = true
     /// Key name (lower case) → action.

@@ -90,15 +90,16 @@ public enum KioskScene {
                                           transition: aircraftTransition, animationOverride: dialAnimation, isDecorative: true))
         }
 
+        let alert = overflight ? aircraft?.alert : nil
         leaves.append(LeafDescription(id: NodeID("card/background"), frame: card, opacity: cardOpacity,
-                                      style: KioskStyle.card.leafStyle, animationOverride: cardAnimation, isDecorative: !overflight))
+                                      style: (alert == nil ? KioskStyle.card : .alertCard).leafStyle, animationOverride: cardAnimation, isDecorative: !overflight))
 
         // Status word: its identity is the word, so a change removes one and inserts the other.
-        let word = overflight ? "OVERFLIGHT" : "STANDBY"
+        let word = overflight ? alert ?? "OVERFLIGHT" : "STANDBY"
         let origin = layout.statusOrigin(state.mode)
         let statusSize = layout.textSize(28, scale: overflight ? s : layout.scale)
         leaves.append(LeafDescription(id: NodeID("status", id: word), frame: textFrame(x: origin.x, baseline: origin.baseline, size: statusSize),
-                                      content: .text(word), style: KioskStyle.status.leafStyle,
+                                      content: .text(word), style: (alert == nil ? KioskStyle.status : .alertStatus).leafStyle,
                                       transition: overflight ? aircraftTransition : statusTransition))
 
         let x = card.x + 40 * s

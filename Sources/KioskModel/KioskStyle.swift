@@ -3,6 +3,8 @@ import AnimationCore
 /// The renderer's styles for the scene's leaves.
 public enum KioskStyle: Int, Sendable, CaseIterable {
     case dial, marker, card, status, callsign, route, rowLabel, rowValue, note
+    /// The card and its title when the aircraft is an alert (emergency, military, watched).
+    case alertCard, alertStatus
 
     /// The style as the animation core carries it.
     public var leafStyle: LeafStyle { LeafStyle(rawValue) }
@@ -10,5 +12,5 @@ public enum KioskStyle: Int, Sendable, CaseIterable {
     public init?(_ style: LeafStyle) { self.init(rawValue: style.rawValue) }
 
     /// Whether leaves of this style are text.
-    public var isText: Bool { self != .dial && self != .marker && self != .card }
+    public var isText: Bool { self != .dial && self != .marker && self != .card && self != .alertCard }
 }

@@ -20,11 +20,14 @@ public final class KioskRenderer: TextMeasuring {
     public static let minimumTextSize: Float = 12
     static let cardFill = Color(hex: 0x121C26, alpha: 0.92)
     static let cardStroke = Color(hex: 0x2FA37A, alpha: 0.5)
+    static let alertColor = Color(hex: 0xFFB347)
 
     /// The colour and face of each text style; the audit reads these too.
     public func textStyle(_ style: KioskStyle) -> (face: FontFace, color: Color, alignment: TextAlignment) {
         switch style {
         case .status: return (fonts.regular, Color(hex: 0x6CFFB5), .left)
+        // Amber, not the status green: an alert reads as one across the room.
+        case .alertStatus: return (fonts.bold, Self.alertColor, .left)
         case .callsign: return (fonts.regular, Color(hex: 0xE8F1F2), .left)
         case .route: return (fonts.regular, Color(hex: 0x9FB3BF), .left)
         case .rowLabel: return (fonts.regular, Color(hex: 0x9FB3BF), .left)
@@ -33,7 +36,7 @@ public final class KioskRenderer: TextMeasuring {
         // give the comma and the space a digit's width as the mono face did.
         case .rowValue: return (fonts.regular, Color(hex: 0xE8F1F2), .right)
         case .note: return (fonts.regular, Color(hex: 0xF2C46C), .left)
-        case .dial, .marker, .card: return (fonts.regular, Color(hex: 0xE8F1F2), .left)
+        case .dial, .marker, .card, .alertCard: return (fonts.regular, Color(hex: 0xE8F1F2), .left)
         }
     }
 
@@ -64,7 +67,8 @@ public final class KioskRenderer: TextMeasuring {
             switch style {
             case .dial: drawDial(item, sweepBearing: sweepBearing, minimumTextSize: minimumTextSize, in: canvas)
             case .marker: drawMarker(item, in: canvas)
-            case .card: drawCard(item, in: canvas)
+            case .card: drawCard(item, stroke: Self.cardStroke, width: 1, in: canvas)
+            case .alertCard: drawCard(item, stroke: Self.alertColor, width: 3, in: canvas)
             default: drawText(item, style: style, in: canvas)
             }
         }
@@ -105,13 +109,13 @@ public final class KioskRenderer: TextMeasuring {
                         opacity: 1, in: canvas)
     }
 
-    private func drawCard(_ item: RenderItem, in canvas: Canvas) {
+    private func drawCard(_ item: RenderItem, stroke: Color, width: Float, in canvas: Canvas) {
         let f = item.frame
         let s = Float(f.height / 648)
         path.removeAll()
         path.addRoundedRect(Rect(x: Float(f.x), y: Float(f.y), width: Float(f.width), height: Float(f.height)), cornerRadius: 24 * s)
         canvas.fill(path, with: .solid(Self.cardFill))
-        canvas.stroke(path, style: StrokeStyle(width: max(1 * s, 1)), with: .solid(Self.cardStroke))
+        canvas.stroke(path, style: StrokeStyle(width: max(width * s, width)), with: .solid(stroke))
     }
 
     private func drawText(_ item: RenderItem, style: KioskStyle, in canvas: Canvas) {

@@ -51,6 +51,7 @@ public enum Render {
         do { snapshot = try AircraftJSON.parse(try FileContents.bytes(path)) } catch { throw ArgumentError("\(path): \(error)") }
         let interpreter = FeedInterpreter(sourceName: path, selector: OverheadSelector(settings: config.selectorSettings(station: position)))
         interpreter.identity.standingData = try? StandingData.locate()
+        interpreter.alerts = config.alerts
         return interpreter.state(after: [.snapshot(snapshot)], now: snapshot.now, log: { Log.line($0) }) ?? .standby
     }
 

@@ -27,6 +27,11 @@ import Input
     overhead.ignore = ABC123, BAW283
     routes = /etc/radar-kiosk/routes
     standing_data = /srv/standing-data.rksd
+    alerts.emergency = no
+    alerts.military = yes
+    alerts.watch_list = /etc/radar-kiosk/watch
+    alerts.radius_nm = 12.5
+    alerts.ceiling_ft = 30000
     units.altitude = m
     units.speed = mph
     units.distance = km
@@ -53,6 +58,8 @@ import Input
         #expect(c.includeGround && c.holdSeconds == 5 && c.ignore == ["abc123", "baw283"] && c.routes == "/etc/radar-kiosk/routes")
         #expect(c.standingData == .file("/srv/standing-data.rksd"))
         #expect(c.units == DisplayUnits(altitude: .meters, speed: .milesPerHour, distance: .kilometres, flightLevelsAbove: 6000))
+        #expect(!c.alerts.emergencies && c.alerts.military && c.alertWatchList == "/etc/radar-kiosk/watch"
+                && c.alerts.radiusNM == 12.5 && c.alerts.ceilingFeet == 30_000)
         #expect(c.keyboard == .device("/dev/input/event3") && !c.keyboardGrab && c.screenshotDirectory == "/var/tmp")
         #expect(c.keys["space"] == nil && c.keys["t"] == .toggle && c.keys["q"] == .quit)
         #expect(c.gpioLine == "GPIO17" && c.gpioActiveLow && c.gpioBias == .pullUp && c.gpioDebounceMilliseconds == 50)
@@ -71,6 +78,7 @@ import Input
         #expect(c.radiusNM == 3 && c.exitRadiusNM == nil && c.ceilingFeet == 10_000 && c.maximumPositionAge == 15)
         #expect(!c.includeGround && c.holdSeconds == 8 && c.ignore.isEmpty && c.routes == nil && c.standingData == .auto)
         #expect(c.units == DisplayUnits(altitude: .feet, speed: .knots, distance: .nauticalMiles, flightLevelsAbove: nil))
+        #expect(c.alerts.emergencies && !c.alerts.military && c.alertWatchList == nil && c.alerts.radiusNM == 10 && c.alerts.ceilingFeet == 45_000)
         #expect(c.keyboard == .auto && c.keyboardGrab && c.screenshotDirectory == "/run/radar-kiosk")
         #expect(c.gpioLine == nil && !c.gpioActiveLow && c.gpioBias == .asIs && c.gpioDebounceMilliseconds == 20)
         #expect(c.keys == ["space": .toggle, "o": .overflight, "s": .standby, "n": .next, "q": .quit])

@@ -1,0 +1,78 @@
+import Testing
+import Foundation
+import Feed
+@testable import KioskModel
+@testable import KioskTools
+import KioskRendering
+
+/// Alerts from a replayed capture: the Irvine readsb file with one aircraft
+/// changed the way a real alert would look, everything else as captured.
+@Suite struct AlertTests {
+    static let station = GeoPoint(latitude: 33.635029, longitude: -117.842218)
+
+    /// The capture with `edit` applied to one aircraft's JSON text.
+    func capture(_ hex: String, _ edit: (String) -> String) throws -> AircraftSnapshot {
+        let path = CardIdentityTests.root + "/Tests/FeedTests/Fixtures/readsb_overirvine_170ac.json"
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        let start = try #require(text.range(of: #"{"hex":"\#(hex)""#))
+        let end = try #require(text.range(of: "}", range: start.upperBound..<text.endIndex))
+        text.replaceSubrange(start.lowerBound..<end.upperBound, with: edit(String(text[start.lowerBound..<end.upperBound])))
+        return try AircraftJSON.parse(Array(text.utf8))
+    }
+
+    func state(_ snapshot: AircraftSnapshot, alerts: AlertRules?) -> KioskState? {
+        let interpreter = FeedInterpreter(sourceName: "capture", selector: OverheadSelector(settings: .init(station: Self.station)))
+        interpreter.alerts = alerts
+        return interpreter.state(after: [.snapshot(snapshot)], now: snapshot.now, log: { _ in })
+    }
+
+    var defaults: AlertRules { KioskConfiguration().alerts }
+
+    @Test func anEmergencySquawk8NMAwayComesBeforeTheAircraftOverhead() throws {
+        // SKW5795 is 8.0 NM away at 2,775 ft; LXJ440 is overhead at 2.5 NM.
+        let snapshot = try capture("a10d56") { $0.replacingOccurrences(of: #""squawk":"3361""#, with: #""squawk":"7700""#) }
+        let shown = try #require(state(snapshot, alerts: defaults)?.aircraft)
+        #expect(shown.callsign == "SKW5795" && shown.alert == "EMERGENCY 7700", "\(shown)")
+        #expect(state(snapshot, alerts: nil)?.aircraft?.callsign == "LXJ440", "without alerts, the one overhead")
+        var near = defaults
+        near.radiusNM = 5
+        #expect(state(snapshot, alerts: near)?.aircraft?.callsign == "LXJ440", "beyond the alert radius: the one overhead")
+        #expect(state(try capture("a10d56") { $0 }, alerts: defaults)?.aircraft?.alert == nil, "the capture as it was: no alert")
+    }
+
+    @Test func militaryAndTheWatchListEachAlert() throws {
+        let military = try capture("a0d8ec") { $0.replacingOccurrences(of: #""squawk":"0204""#, with: #""squawk":"0204","dbFlags":1"#) }
+        #expect(state(military, alerts: defaults)?.aircraft?.callsign == "LXJ440", "military is off by default")
+        var rules = defaults
+        rules.military = true
+        #expect(state(military, alerts: rules)?.aircraft.map { "\($0.callsign) \($0.alert ?? "")" } == "N1539E MILITARY")
+        var watching = defaults
+        watching.watchList = try AlertRules.watchList("# spotting\ncallsign: SWA1\n", name: "watch")
+        // SWA104 (4.7 NM) is the nearest SWA1…; SWA2137 does not match the prefix.
+        #expect(state(try capture("a10d56") { $0 }, alerts: watching)?.aircraft.map { "\($0.callsign) \($0.alert ?? "")" } == "SWA104 WATCHED")
+    }
+
+    @Test func theWatchListFileIsCheckedLineByLine() throws {
+        let entries = try AlertRules.watchList("hex:4ca7b5\nreg: g-eupt # a note\ncallsign:RRR\ntype:A400\n\n", name: "w")
+        #expect(entries == [.address("4CA7B5"), .registration("G-EUPT"), .callsignPrefix("RRR"), .type("A400")])
+        #expect(throws: AlertRulesError.self) { try AlertRules.watchList("hex:4ca7b5\nplane:X\n", name: "w") }
+        let bad = #expect(throws: AlertRulesError.self) { try AlertRules.watchList("ok:1\n", name: "w") }
+        #expect(bad?.description == "w:1: expected hex:, reg:, callsign: or type:, not 'OK'")
+        #expect(throws: AlertRulesError.self) { try AlertRules.watchList("hex:12345\n", name: "w") }
+    }
+
+    @Test func theAlertCardPassesTheAuditAndNamesTheAlert() throws {
+        var a = Demo.sampleAircraft
+        a.alert = "EMERGENCY 7700"
+        let state = KioskState(mode: .overflight, aircraft: a)
+        let fonts = try FontSet()
+        for size in Audit.sizes {
+            let s = try parseSize(size)
+            #expect(Audit.problems(width: s.width, height: s.height, state: state, fonts: fonts).isEmpty, "\(size)")
+        }
+        let c = KioskController(layout: KioskLayout(width: 800, height: 480), initial: state)
+        _ = c.frameNeeded(at: 0)
+        #expect(c.renderList.contains { $0.id.path == "status" && $0.content == .text("EMERGENCY 7700") && KioskStyle($0.style) == .alertStatus })
+        #expect(c.renderList.contains { $0.id.path == "card/background" && KioskStyle($0.style) == .alertCard })
+    }
+}
