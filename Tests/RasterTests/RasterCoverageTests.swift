@@ -10,13 +10,7 @@ import Darwin
 /// groups, and the damage each kind of drawing reports, checked against exact
 /// areas and pixel values worked out by hand.
 @Suite struct RasterCoverageTests {
-    func coveredArea(_ buffer: PixelBuffer) -> Double {
-        var sum = 0
-        for y in 0..<buffer.height {
-            for x in 0..<buffer.width { sum += Int(buffer[x, y] >> 24) }
-        }
-        return Double(sum) / 255
-    }
+    func coveredArea(_ buffer: PixelBuffer) -> Double { RasterExactnessTests().coveredArea(buffer) }
 
     func stroked(_ path: Path, _ style: StrokeStyle, size: Int = 60, transform: AffineTransform = .identity) -> PixelBuffer {
         let buffer = PixelBuffer(width: size, height: size)

@@ -553,6 +553,16 @@ class Tests:
                        check=True, capture_output=True)
         return read_png(path)
 
+    def wait_for_turned_screen(self, turn_back, want, timeout=30):
+        """Waits until the screen, turned back by `turn_back`, is settled on `want`; returns (screen, mean, over8)."""
+        started = time.time()
+        while True:
+            w, h, screen = self.vm.screendump()
+            mean, over8 = difference(turn_back(screen, w, h), want)
+            if mean < 0.2 or time.time() - started > timeout:
+                return screen, mean, over8
+            time.sleep(0.3)
+
     def rotation(self, upright):
         """A panel mounted sideways: the kiosk lays out a portrait picture and turns it in the copy."""
         self.start_kiosk("--display drm --rotate 90 --autoplay /etc/overflight.jsonl")
@@ -568,13 +578,7 @@ class Tests:
         w, h, _ = self.vm.screendump()
         pw, ph = h, w
         ew, eh, want = self.expected(pw, ph)
-        started = time.time()
-        while True:   # until the glide settles (or 30 s)
-            w, h, screen = self.vm.screendump()
-            mean, over8 = difference(turned_back(screen, w, h), want)
-            if mean < 0.2 or time.time() - started > 30:
-                break
-            time.sleep(0.3)
+        screen, mean, over8 = self.wait_for_turned_screen(lambda screen, w, h: turned_back(screen, w, h), want)
         log = self.stop_kiosk("TERM")
         unturned, _ = difference(screen, upright)
         self.check("turned 90°: the screen is the portrait picture turned clockwise", (ew, eh) == (pw, ph) and mean < 1.0 and unturned > 5
@@ -584,15 +588,8 @@ class Tests:
         self.start_kiosk("--display drm --rotate 180 --autoplay /etc/overflight.jsonl")
         w, h, _ = self.vm.screendump()
         ew, eh, want = self.expected(w, h)
-        def half_turned(screen):
-            return b"".join(screen[i:i + 3] for i in range(len(screen) - 3, -1, -3))
-        started = time.time()
-        while True:
-            w, h, screen = self.vm.screendump()
-            mean, over8 = difference(half_turned(screen), want)
-            if mean < 0.2 or time.time() - started > 30:
-                break
-            time.sleep(0.3)
+        half_turned = lambda screen, w, h: b"".join(screen[i:i + 3] for i in range(len(screen) - 3, -1, -3))
+        screen, mean, over8 = self.wait_for_turned_screen(half_turned, want)
         log = self.stop_kiosk("TERM")
         unturned, _ = difference(screen, upright)
         self.check("turned 180°: the screen is the picture upside down", (ew, eh) == (w, h) and mean < 1.0 and unturned > 5
