@@ -96,6 +96,12 @@ public enum KioskRun {
         service.loop.frameLimit = frames
         let loop = service.loop
         loop.add(SignalSource(signals))
+        if let path = config.overflightLog.path(stateDirectory: getenv("STATE_DIRECTORY").map { String(cString: $0) }) {
+            let log = OverflightLog(path: path)
+            service.overflightLog = log
+            loop.add(log)
+            Log.line("radar-kiosk: logging overflights to \(path)")
+        }
         if let interval = notifier.watchdogInterval { loop.add(WatchdogSource(notifier, interval: interval)) }
         if !script.isEmpty { loop.add(ScriptSource(script)) }
         if isatty(0) == 0 { loop.add(StandardInputSource()) }

@@ -21,6 +21,8 @@ final class KioskService {
     /// Opens a DRM display if one can be had now: set while running headless for want of one.
     var takeDisplay: (() -> Presenter?)?
     var socket: SocketSource?
+    /// One line per overflight, when configured.
+    var overflightLog: OverflightLog?
     let screenshots: ScreenshotWriter
     private let output = StandardOutputReplies()
     private var lastStatus = ""
@@ -41,7 +43,10 @@ final class KioskService {
     /// Runs until a stop; the display is given back by the caller.
     func run() throws {
         let cpuStart = MonotonicClock.processCPUTime()
-        defer { logSummary(cpu: MonotonicClock.processCPUTime() - cpuStart) }
+        defer {
+            overflightLog?.close()
+            logSummary(cpu: MonotonicClock.processCPUTime() - cpuStart)
+        }
         try loop.run()
     }
 
@@ -60,6 +65,7 @@ final class KioskService {
     func dispatch(_ event: KioskEvent, at time: Double) -> Bool {
         if case let .signal(signal) = event { return handle(signal, at: time) }
         var response = controller.handle(event, at: time)
+        overflightLog?.observe(controller.state, now: time)
         let client: CommandClient
         switch event {
         case let .commandLine(_, sender), let .screenshotWritten(_, sender): client = sender

@@ -105,6 +105,13 @@ public struct ConfigurationKey: Sendable {
             default: $0.standingData = .file(try nonEmpty($1, "standing_data"))
             }
         },
+        .init("overflight_log", "auto|none|FILE", "auto", "one line per overflight (auto: overflights.jsonl in the service's state directory)") {
+            switch $1 {
+            case "auto": $0.overflightLog = .auto
+            case "none": $0.overflightLog = .none
+            default: $0.overflightLog = .file(try nonEmpty($1, "overflight_log"))
+            }
+        },
         .init("alerts.emergency", "yes|no", "yes", "show an aircraft squawking 7500, 7600 or 7700 (or declaring an emergency) first") {
             $0.alerts.emergencies = try yesNo($1, "alerts.emergency")
         },

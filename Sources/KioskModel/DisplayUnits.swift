@@ -69,7 +69,7 @@ public struct DisplayUnits: Equatable, Sendable {
     }
 
     /// Thousands separated by commas.
-    static func grouped(_ n: Int) -> String {
+    public static func grouped(_ n: Int) -> String {
         let digits = String(abs(n))
         var out = ""
         for (i, ch) in digits.enumerated() {

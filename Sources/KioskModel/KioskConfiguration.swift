@@ -27,6 +27,23 @@ public enum KeyboardChoice: Equatable, Sendable {
 }
 
 /// A picture or mode size in pixels.
+/// Where overflights are logged.
+public enum OverflightLogChoice: Equatable, Sendable {
+    /// overflights.jsonl in $STATE_DIRECTORY (the service's); none when run by hand.
+    case auto
+    case none
+    case file(String)
+
+    /// The file this choice means here, if any.
+    public func path(stateDirectory: String?) -> String? {
+        switch self {
+        case .none: return nil
+        case let .file(path): return path
+        case .auto: return stateDirectory.flatMap { $0.isEmpty ? nil : $0.split(separator: ":").first.map { $0 + "/overflights.jsonl" } }
+        }
+    }
+}
+
 /// Where the card's routes, airline names and aircraft types come from.
 public enum StandingDataChoice: Equatable, Sendable {
     /// The shipped file, wherever it is installed.
@@ -78,6 +95,7 @@ public struct KioskConfiguration: Equatable, Sendable {
         return rules
     }()
     public var alertWatchList: String?
+    public var overflightLog = OverflightLogChoice.auto
     public var keyboard = KeyboardChoice.auto
     public var keyboardGrab = true
     /// Key name (lower case) → action.

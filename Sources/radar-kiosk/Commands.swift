@@ -17,6 +17,10 @@ enum RadarKioskCommand {
             .init("--free", "print nothing; exit 0 if a connected output is free to take, 1 if not"),
         ]),
         CommandSpec("check-config", positional: "FILE", "Check a configuration file; report every problem with its line.", flags: []),
+        CommandSpec("log", "Print a day's overflights from the overflight log, and counts.", flags: [
+            .init("--file", value: "FILE", "the log (default: the service's, /var/lib/radar-kiosk/overflights.jsonl)"),
+            .init("--day", value: "YYYY-MM-DD", "the day (default today, local time)"),
+        ]),
         CommandSpec("import-standing-data", positional: "DIR",
                     "Build the routes, airlines and aircraft types file from a checkout of Virtual Radar Server's standing data.", flags: [
             .init("--out", value: "FILE", "where to write it (default Data/standing-data.rksd)"),
@@ -118,6 +122,7 @@ enum RadarKioskCommand {
             for p in problems { print(p) }
             print(problems.isEmpty ? "\(path): ok" : "\(path): \(problems.count) problem\(problems.count == 1 ? "" : "s")")
             return problems.isEmpty ? 0 : 1
+        case "log": return try OverflightReport.run(args)
         case "import-standing-data":
             let directory = try args.onlyPositional("import-standing-data", "DIR")
             let out = args.value("--out") ?? "Data/" + StandingData.fileName

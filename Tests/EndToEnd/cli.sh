@@ -63,6 +63,18 @@ check "scenes finds the demo's animation windows" bash -c "[ $status = 0 ] && [ 
 run contact-sheet "$work/demo.y4m" --out "$work/sheet.png"
 check "contact-sheet writes a PNG" bash -c "[ $status = 0 ] && [ -s '$work/sheet.png' ]"
 
+# The overflight log: two overflights from stdin, written at exit, read back by `log`.
+printf 'display = headless\nsize = 160x96\noverflight_log = %s\nkeyboard = none\n' "$work/ov.jsonl" > "$work/ov.conf"
+printf '%s\n%s\n' '{"cmd":"set","state":{"mode":"overflight","aircraft":{"callsign":"BAW283","type":"B789","altitude_ft":3100,"distance_nm":1.2}}}' \
+    '{"cmd":"set","state":{"mode":"overflight","aircraft":{"callsign":"DLH4AB","altitude_ft":9750,"distance_nm":4.6}}}' \
+    | "$kiosk" run --config "$work/ov.conf" --frames 30 >/dev/null 2>&1
+run log --file "$work/ov.jsonl"
+check "log lists today's overflights and counts them" bash -c "[ $status = 0 ] && grep -q 'BAW283  B789  closest 1.2 NM  3,100 ft' '$work/out' && grep -q 'DLH4AB' '$work/out' && grep -q ': 2 overflights, 2 aircraft, closest 1.2 NM' '$work/out'"
+run log --file "$work/ov.jsonl" --day 2020-01-01
+check "log --day lists that day only" bash -c "[ $status = 0 ] && ! grep -q BAW283 '$work/out' && grep -q '2020-01-01: 0 overflights' '$work/out'"
+run log --file "$work/none.jsonl"
+check "log without a log file says where it looked" bash -c "[ $status = 1 ] && grep -q 'none.jsonl: no overflight log' '$work/err'"
+
 # No station configured: a local aircraft.json's receiver.json stands in; without a position there, a clear error.
 mkdir -p "$work/receiver"
 cp "$here/../FeedTests/Fixtures/dump1090fa_plord12_44ac.json" "$work/receiver/aircraft.json"

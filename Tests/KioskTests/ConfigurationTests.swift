@@ -27,6 +27,7 @@ import Input
     overhead.ignore = ABC123, BAW283
     routes = /etc/radar-kiosk/routes
     standing_data = /srv/standing-data.rksd
+    overflight_log = /srv/overflights.jsonl
     alerts.emergency = no
     alerts.military = yes
     alerts.watch_list = /etc/radar-kiosk/watch
@@ -58,6 +59,7 @@ import Input
         #expect(c.includeGround && c.holdSeconds == 5 && c.ignore == ["abc123", "baw283"] && c.routes == "/etc/radar-kiosk/routes")
         #expect(c.standingData == .file("/srv/standing-data.rksd"))
         #expect(c.units == DisplayUnits(altitude: .meters, speed: .milesPerHour, distance: .kilometres, flightLevelsAbove: 6000))
+        #expect(c.overflightLog == .file("/srv/overflights.jsonl"))
         #expect(!c.alerts.emergencies && c.alerts.military && c.alertWatchList == "/etc/radar-kiosk/watch"
                 && c.alerts.radiusNM == 12.5 && c.alerts.ceilingFeet == 30_000)
         #expect(c.keyboard == .device("/dev/input/event3") && !c.keyboardGrab && c.screenshotDirectory == "/var/tmp")
@@ -78,6 +80,8 @@ import Input
         #expect(c.radiusNM == 3 && c.exitRadiusNM == nil && c.ceilingFeet == 10_000 && c.maximumPositionAge == 15)
         #expect(!c.includeGround && c.holdSeconds == 8 && c.ignore.isEmpty && c.routes == nil && c.standingData == .auto)
         #expect(c.units == DisplayUnits(altitude: .feet, speed: .knots, distance: .nauticalMiles, flightLevelsAbove: nil))
+        #expect(c.overflightLog == .auto && c.overflightLog.path(stateDirectory: nil) == nil
+                && c.overflightLog.path(stateDirectory: "/var/lib/radar-kiosk") == "/var/lib/radar-kiosk/overflights.jsonl")
         #expect(c.alerts.emergencies && !c.alerts.military && c.alertWatchList == nil && c.alerts.radiusNM == 10 && c.alerts.ceilingFeet == 45_000)
         #expect(c.keyboard == .auto && c.keyboardGrab && c.screenshotDirectory == "/run/radar-kiosk")
         #expect(c.gpioLine == nil && !c.gpioActiveLow && c.gpioBias == .asIs && c.gpioDebounceMilliseconds == 20)

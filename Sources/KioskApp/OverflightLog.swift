@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import KioskModel
+import SystemIO
+
+/// The overflight log: one JSON line per overflight, appended to a file in
+/// the state directory. Lines wait in memory and are written in batches (a
+/// full batch, or every `flushInterval` seconds, or at exit), so an SD card
+/// sees a few writes an hour, not one per aircraft. Past `rotateBytes` the
+/// file becomes FILE.1 (the one before is dropped). A failed write is one log
+/// line and the lines are kept for the next try, up to `batchSize` × 4.
+final class OverflightLog: EventSource {
+    let path: String
+    var batchSize = 20
+    var flushInterval = 600.0
+    var rotateBytes = 1 << 20
+    private var tracker = OverflightTracker()
+    private var waiting: [String] = []
+    private var firstWaitingAt: Double?
+    private var failedOnce = false
+
+    init(path: String) { self.path = path }
+
+    func forEachDescriptor(_ body: (Int32) -> Void) {}
+    var nextWake: Double? { firstWaitingAt.map { $0 + flushInterval } }
+
+    func service(now: Double) -> [KioskEvent] {
+        flush()
+        return []
+    }
+
+    /// Follows the state shown (loop time `now` for the batch timer).
+    func observe(_ state: KioskState, now: Double) {
+        guard let done = tracker.observe(state, at: WallClock.now()) else { return }
+        waiting.append(done.jsonLine)
+        if waiting.count > batchSize * 4 { waiting.removeFirst(waiting.count - batchSize * 4) }
+        firstWaitingAt = firstWaitingAt ?? now
+        if waiting.count >= batchSize { flush() }
+    }
+
+    /// Ends the overflight shown (the kiosk is stopping) and writes what waits.
+    func close() {
+        if let done = tracker.observe(.standby, at: WallClock.now()) { waiting.append(done.jsonLine) }
+        flush()
+    }
+
+    func flush() {
+        guard !waiting.isEmpty else { firstWaitingAt = nil; return }
+        var info = stat()
+        if stat(path, &info) == 0, Int(info.st_size) >= rotateBytes { _ = rename(path, path + ".1") }
+        do {
+            let file = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, mode: 0o644)
+            let bytes = Array((waiting.joined(separator: "\n") + "\n").utf8)
+            var written = 0
+            while written < bytes.count {
+                guard case let .bytes(n) = bytes.withUnsafeBytes({ file.write(UnsafeRawBufferPointer(rebasing: $0[written...])) }), n > 0 else {
+                    throw SystemError.last("write", path)
+                }
+                written += n
+            }
+            waiting.removeAll()
+            firstWaitingAt = nil
+            failedOnce = false
+        } catch {
+            if !failedOnce { Log.line("radar-kiosk: overflight log \(path): \(error); keeping the lines for the next try") }
+            failedOnce = true
+            firstWaitingAt = MonotonicClock.now()
+        }
+    }
+}
