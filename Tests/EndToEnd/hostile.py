@@ -127,6 +127,12 @@ def with_kiosk(body, name, **kwargs):
             k.stop()
 
 
+# Well under the unit's MemoryMax=128M: about 46 MiB here while a 10 MiB file is
+# parsed every second, 65 MiB seen once under two busy loops (allocator arenas
+# of the parsing threads); a leak or a pile-up of parses passes this in seconds.
+MEMORY_LIMIT_MIB = 96
+
+
 def p99(values):
     values = sorted(values)
     return values[min(len(values) - 1, int(len(values) * 0.99))] if values else float("inf")
@@ -152,7 +158,7 @@ def under_attack(name, k, attack, seconds=6.0):
     intervals = [b - a for a, b in zip(times, times[1:])]
     worst_get = max(latencies) if latencies else 1.0
     check(f"{name}: the kiosk keeps drawing, answering and within its memory",
-          alive and len(intervals) >= seconds * RATE * 0.5 and p99(intervals) <= 2 * PERIOD and worst_get < 0.1 and rss < 64,
+          alive and len(intervals) >= seconds * RATE * 0.5 and p99(intervals) <= 2 * PERIOD and worst_get < 0.1 and rss < MEMORY_LIMIT_MIB,
           f"(alive {alive}, {len(times)} frames, interval p99 {p99(intervals) * 1000:.1f} ms, get at most {worst_get * 1000:.1f} ms, "
           f"RSS at most {rss:.1f} MiB)")
     return alive
