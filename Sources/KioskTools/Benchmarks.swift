@@ -189,7 +189,7 @@ public enum Benchmarks {
             let perSecond = Double(glyphs * repetitions) / seconds
             let hitRate = Double(renderer.glyphs.hits) / Double(max(renderer.glyphs.hits + renderer.glyphs.misses, 1))
             print("RESULT radar-kiosk-text \(Int(size))px glyphs_per_second=\(Int(perSecond)) ns_per_glyph=\((seconds / Double(glyphs * repetitions) * 1e9 * 10).rounded() / 10) "
-                  + "cache_hit_rate=\(hitRate) allocations=\(allocations)")
+                  + "cache_hit_rate=\(hitRate) allocations=\(allocations)" + BuildTarget.resultField)
         }
     }
 }

@@ -28,10 +28,10 @@ public struct FrameTimings {
     public var minimum: Double { milliseconds.min() ?? 0 }
     public var maximum: Double { milliseconds.max() ?? 0 }
 
-    /// `RESULT name WxH median_ms=… p90_ms=… max_ms=… min_ms=… mean_ms=… frames=N`
+    /// `RESULT name WxH median_ms=… p90_ms=… max_ms=… min_ms=… mean_ms=… frames=N cpu=ARCH-CPU`
     public func resultLine(name: String, width: Int, height: Int) -> String {
         "RESULT \(name) \(width)x\(height) median_ms=\(format(median)) p90_ms=\(format(percentile(90))) "
-            + "max_ms=\(format(maximum)) min_ms=\(format(minimum)) mean_ms=\(format(mean)) frames=\(count)"
+            + "max_ms=\(format(maximum)) min_ms=\(format(minimum)) mean_ms=\(format(mean)) frames=\(count)" + BuildTarget.resultField
     }
 
     func format(_ v: Double) -> String {
