@@ -75,6 +75,18 @@ import StandingData
         for (r, card) in zip(reports, described) {
             #expect(card.type == data.aircraft(address: r.hex)?.typeDesignator, "SBS carries no type: only the data's, \(r.hex)")
         }
+        // None of the captured addresses is in the data's sparse table: the
+        // same lines from an airframe it knows (VP-CAH, a Global 7500 in the
+        // excerpt the StandingData tests read) get its type and model.
+        var known = SBS1Decoder()
+        for line in String(decoding: try capture("sbs1_skypies_dump1090style_7lines.txt"), as: UTF8.self).split(separator: "\n") {
+            known.feed(Substring(line.replacingOccurrences(of: "A81BD0", with: "400210")), at: 0)
+        }
+        let report = try #require(known.snapshot(at: 1).aircraft.first)
+        let card = identity.describe(report)
+        let record = try #require(data.aircraft(address: "400210"))
+        #expect(card.type == record.typeDesignator && card.type != nil)
+        #expect(card.model == record.typeDesignator.flatMap { data.aircraftType(designator: $0)?.name } && card.model != nil, "\(card)")
     }
 
     @Test func theUsersRouteWinsAndADoubtfulOneIsNotShown() throws {
