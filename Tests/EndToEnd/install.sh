@@ -14,7 +14,7 @@ check "binary installed" "[ -x '$dest/usr/local/bin/radar-kiosk' ]"
 check "fonts installed" "[ -f '$dest/usr/local/share/radar-kiosk/fonts/B612-Regular.otf' ] && [ -f '$dest/usr/local/share/radar-kiosk/fonts/OFL.txt' ]"
 check "unit installed" "grep -q '^ExecStart=/usr/local/bin/radar-kiosk run' '$dest/etc/systemd/system/radar-kiosk.service'"
 check "default configuration is valid" "'$dest/usr/local/bin/radar-kiosk' check-config '$dest/etc/radar-kiosk/radar-kiosk.conf' >/dev/null"
-check "the installed binary finds the installed standing data: a capture's card gets its route and airline" "(cd / && '$dest/usr/local/bin/radar-kiosk' render --feed '$PWD/Tests/FeedTests/Fixtures/dump1090fa_plord12_44ac.json' --station 51.075,-0.392 --size 320x240 --out '$dest/c.png' 2>&1 | grep -q 'EZY47VH · [A-Z]* → [A-Z]* · easyJet')"
+check "the installed binary finds the installed standing data: a capture's card gets its route and airline" "(cd / && '$dest/usr/local/bin/radar-kiosk' render --feed '$PWD/Tests/FeedTests/Fixtures/dump1090fa_plord12_44ac.json' --station 51.350377,-0.578384 --size 320x240 --out '$dest/c.png' 2>&1 | grep -q 'KQA101 · [A-Z]* → [A-Z]* · Kenya Airways')"
 check "the installed binary finds the installed fonts" "(cd / && '$dest/usr/local/bin/radar-kiosk' reference-frame --size 320x240 --out '$dest/f.png' >/dev/null 2>&1)"
 echo "display = headless" >> "$dest/etc/radar-kiosk/radar-kiosk.conf"
 DESTDIR=$dest bash scripts/install >/dev/null 2>&1
