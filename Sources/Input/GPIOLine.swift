@@ -4,12 +4,13 @@ import Glibc
 import CLinux
 import SystemIO
 
-/// One GPIO input line through the kernel's character device uAPI v2
+/// One GPIO line through the kernel's character device uAPI v2
 /// (linux/gpio.h), without libgpiod, whose v1 and v2 APIs differ between
 /// distributions. Found by line name (preferred: chip numbers move between
-/// kernels and boards) or by CHIP:OFFSET; requested as an input with both
+/// kernels and boards) or by CHIP:OFFSET. An input is requested with both
 /// edges, the bias and active-low asked for, and the kernel's debounce (which
-/// gpiolib emulates in software where the driver has none).
+/// gpiolib emulates in software where the driver has none); an output starts
+/// inactive and is driven with `setActive`.
 public final class GPIOLine {
     public enum Bias: String, Sendable, CaseIterable { case asIs = "as-is", pullUp = "pull-up", pullDown = "pull-down", disabled }
 
@@ -22,47 +23,75 @@ public final class GPIOLine {
 
     /// `spec`: a line name (GPIO17), or CHIP:OFFSET where CHIP is gpiochipN,
     /// /dev/gpiochipN or a chip label (pinctrl-rp1:17).
-    public init(spec: String, activeLow: Bool = false, bias: Bias = .asIs, debounceMilliseconds: Int = 20,
-                consumer: String = "radar-kiosk") throws {
+    public convenience init(spec: String, activeLow: Bool = false, bias: Bias = .asIs, debounceMilliseconds: Int = 20,
+                            consumer: String = "radar-kiosk") throws {
+        try self.init(spec: spec, consumer: consumer) { request in
+            var flags = UInt64(GPIO_V2_LINE_FLAG_INPUT.rawValue) | UInt64(GPIO_V2_LINE_FLAG_EDGE_RISING.rawValue)
+                | UInt64(GPIO_V2_LINE_FLAG_EDGE_FALLING.rawValue)
+            if activeLow { flags |= UInt64(GPIO_V2_LINE_FLAG_ACTIVE_LOW.rawValue) }
+            switch bias {
+            case .pullUp: flags |= UInt64(GPIO_V2_LINE_FLAG_BIAS_PULL_UP.rawValue)
+            case .pullDown: flags |= UInt64(GPIO_V2_LINE_FLAG_BIAS_PULL_DOWN.rawValue)
+            case .disabled: flags |= UInt64(GPIO_V2_LINE_FLAG_BIAS_DISABLED.rawValue)
+            case .asIs: break
+            }
+            request.config.flags = flags
+            if debounceMilliseconds > 0 {
+                request.config.num_attrs = 1
+                request.config.attrs.0.attr.id = UInt32(GPIO_V2_LINE_ATTR_ID_DEBOUNCE.rawValue)
+                request.config.attrs.0.attr.debounce_period_us = UInt32(debounceMilliseconds * 1000)
+                request.config.attrs.0.mask = 1
+            }
+        }
+        self.request.setNonBlocking()
+    }
+
+    /// An output line (a buzzer, an LED), driven inactive from the start.
+    public convenience init(outputSpec spec: String, activeLow: Bool = false, consumer: String = "radar-kiosk") throws {
+        try self.init(spec: spec, consumer: consumer) { request in
+            var flags = UInt64(GPIO_V2_LINE_FLAG_OUTPUT.rawValue)
+            if activeLow { flags |= UInt64(GPIO_V2_LINE_FLAG_ACTIVE_LOW.rawValue) }
+            request.config.flags = flags
+            // The level from the request on: inactive.
+            request.config.num_attrs = 1
+            request.config.attrs.0.attr.id = UInt32(GPIO_V2_LINE_ATTR_ID_OUTPUT_VALUES.rawValue)
+            request.config.attrs.0.attr.values = 0
+            request.config.attrs.0.mask = 1
+        }
+    }
+
+    private init(spec: String, consumer: String, configure: (inout gpio_v2_line_request) -> Void) throws {
         let (chipPath, offset, name) = try Self.find(spec)
         let chip: FileDescriptor
         do { chip = try FileDescriptor.open(chipPath, O_RDWR) } catch let e as SystemError {
             throw InputError("\(chipPath): cannot open (\(e.reason)); add the user to the 'gpio' group")
         }
-        let chipFD = chip.rawValue
         var request = gpio_v2_line_request()
         request.offsets.0 = offset
         request.num_lines = 1
         withUnsafeMutableBytes(of: &request.consumer) { raw in
             for (i, b) in consumer.utf8.prefix(31).enumerated() { raw[i] = b }
         }
-        var flags = UInt64(GPIO_V2_LINE_FLAG_INPUT.rawValue) | UInt64(GPIO_V2_LINE_FLAG_EDGE_RISING.rawValue)
-            | UInt64(GPIO_V2_LINE_FLAG_EDGE_FALLING.rawValue)
-        if activeLow { flags |= UInt64(GPIO_V2_LINE_FLAG_ACTIVE_LOW.rawValue) }
-        switch bias {
-        case .pullUp: flags |= UInt64(GPIO_V2_LINE_FLAG_BIAS_PULL_UP.rawValue)
-        case .pullDown: flags |= UInt64(GPIO_V2_LINE_FLAG_BIAS_PULL_DOWN.rawValue)
-        case .disabled: flags |= UInt64(GPIO_V2_LINE_FLAG_BIAS_DISABLED.rawValue)
-        case .asIs: break
-        }
-        request.config.flags = flags
-        if debounceMilliseconds > 0 {
-            request.config.num_attrs = 1
-            request.config.attrs.0.attr.id = UInt32(GPIO_V2_LINE_ATTR_ID_DEBOUNCE.rawValue)
-            request.config.attrs.0.attr.debounce_period_us = UInt32(debounceMilliseconds * 1000)
-            request.config.attrs.0.mask = 1
-        }
-        guard radar_ioctl_pointer(chipFD, radar_gpio_v2_get_line, &request) == 0, request.fd >= 0 else {
+        configure(&request)
+        guard radar_ioctl_pointer(chip.rawValue, radar_gpio_v2_get_line, &request) == 0, request.fd >= 0 else {
             let e = SystemError.lastReason
             throw InputError("\(chipPath) line \(offset) (\(name)): cannot request it (\(e)); is another program using it?")
         }
         self.request = FileDescriptor(owning: request.fd)
-        self.request.setNonBlocking()
         self.chip = chipPath
         self.offset = offset
         self.name = name
     }
 
+    /// Drives an output line: true is active (high, or low when active-low).
+    public func setActive(_ active: Bool) throws {
+        var values = gpio_v2_line_values()
+        values.mask = 1
+        values.bits = active ? 1 : 0
+        guard radar_ioctl_pointer(fd, radar_gpio_v2_line_set_values, &values) == 0 else {
+            throw InputError("\(chip) line \(offset): cannot set its level (\(SystemError.lastReason))")
+        }
+    }
 
     /// The line's logical level now (active-low applied): true is active.
     public func isActive() throws -> Bool {

@@ -122,6 +122,15 @@ public enum KioskRun {
             keyboards.scan()
             loop.add(KeyboardSource(keyboards))
         }
+        if let spec = config.alertGPIOLine {
+            do {
+                let line = try GPIOLine(outputSpec: spec, activeLow: config.alertGPIOActiveLow)
+                service.alertLine = line
+                Log.line("radar-kiosk: alert line \(line.name) (\(line.chip) line \(line.offset)), inactive")
+            } catch {
+                Log.line("radar-kiosk: \(error); running without the alert line")
+            }
+        }
         if let spec = config.gpioLine {
             do {
                 let line = try GPIOLine(spec: spec, activeLow: config.gpioActiveLow, bias: config.gpioBias,

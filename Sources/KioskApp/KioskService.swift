@@ -23,6 +23,9 @@ final class KioskService {
     var socket: SocketSource?
     /// One line per overflight, when configured.
     var overflightLog: OverflightLog?
+    /// An output line driven active while an alert shows, when configured.
+    var alertLine: GPIOLine?
+    private var alertDriven = false
     let screenshots: ScreenshotWriter
     private let output = StandardOutputReplies()
     private var lastStatus = ""
@@ -44,6 +47,7 @@ final class KioskService {
     func run() throws {
         let cpuStart = MonotonicClock.processCPUTime()
         defer {
+            if alertDriven { try? alertLine?.setActive(false) }
             overflightLog?.close()
             logSummary(cpu: MonotonicClock.processCPUTime() - cpuStart)
         }
@@ -66,6 +70,7 @@ final class KioskService {
         if case let .signal(signal) = event { return handle(signal, at: time) }
         var response = controller.handle(event, at: time)
         overflightLog?.observe(controller.state, now: time)
+        driveAlertLine()
         let client: CommandClient
         switch event {
         case let .commandLine(_, sender), let .screenshotWritten(_, sender): client = sender
@@ -89,6 +94,21 @@ final class KioskService {
             notifier.send(ServiceNotifier.status(status))
         }
         return !response.quit
+    }
+
+    /// The alert line follows the card: active while an alert shows.
+    private func driveAlertLine() {
+        guard let line = alertLine else { return }
+        let alert = controller.state.mode == .overflight && controller.state.aircraft?.alert != nil
+        guard alert != alertDriven else { return }
+        do {
+            try line.setActive(alert)
+            alertDriven = alert
+            Log.line("radar-kiosk: alert line \(line.name) \(alert ? "active" : "inactive")")
+        } catch {
+            Log.line("radar-kiosk: \(error)")
+            alertDriven = alert   // said once; the next change tries again
+        }
     }
 
     private func handle(_ signal: ServiceSignal, at time: Double) -> Bool {

@@ -127,6 +127,12 @@ public struct ConfigurationKey: Sendable {
         .init("alerts.ceiling_ft", "FEET", "45000", "an alert is shown at or below this altitude") {
             $0.alerts.ceilingFeet = Int(try number($1, "alerts.ceiling_ft", 0...60_000))
         },
+        .init("alerts.gpio_line", "NAME|CHIP:OFFSET", "none", "an output line driven active while an alert shows (a buzzer, a lamp)") {
+            $0.alertGPIOLine = try nonEmpty($1, "alerts.gpio_line")
+        },
+        .init("alerts.gpio_active_low", "yes|no", "no", "the alert line is active when low") {
+            $0.alertGPIOActiveLow = try yesNo($1, "alerts.gpio_active_low")
+        },
         .init("units.altitude", "ft|m", "ft", "altitude on the card in feet or metres") {
             $0.units.altitude = try choice($1, "units.altitude")
         },

@@ -95,6 +95,8 @@ public struct KioskConfiguration: Equatable, Sendable {
         return rules
     }()
     public var alertWatchList: String?
+    public var alertGPIOLine: String?
+    public var alertGPIOActiveLow = false
     public var overflightLog = OverflightLogChoice.auto
     public var keyboard = KeyboardChoice.auto
     public var keyboardGrab = true

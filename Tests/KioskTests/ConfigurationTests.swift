@@ -33,6 +33,8 @@ import Input
     alerts.watch_list = /etc/radar-kiosk/watch
     alerts.radius_nm = 12.5
     alerts.ceiling_ft = 30000
+    alerts.gpio_line = BUZZER
+    alerts.gpio_active_low = yes
     units.altitude = m
     units.speed = mph
     units.distance = km
@@ -61,7 +63,7 @@ import Input
         #expect(c.units == DisplayUnits(altitude: .meters, speed: .milesPerHour, distance: .kilometres, flightLevelsAbove: 6000))
         #expect(c.overflightLog == .file("/srv/overflights.jsonl"))
         #expect(!c.alerts.emergencies && c.alerts.military && c.alertWatchList == "/etc/radar-kiosk/watch"
-                && c.alerts.radiusNM == 12.5 && c.alerts.ceilingFeet == 30_000)
+                && c.alerts.radiusNM == 12.5 && c.alerts.ceilingFeet == 30_000 && c.alertGPIOLine == "BUZZER" && c.alertGPIOActiveLow)
         #expect(c.keyboard == .device("/dev/input/event3") && !c.keyboardGrab && c.screenshotDirectory == "/var/tmp")
         #expect(c.keys["space"] == nil && c.keys["t"] == .toggle && c.keys["q"] == .quit)
         #expect(c.gpioLine == "GPIO17" && c.gpioActiveLow && c.gpioBias == .pullUp && c.gpioDebounceMilliseconds == 50)

@@ -489,6 +489,22 @@ class Tests:
         self.check("gpio.debounce_ms hides a blip shorter than the period", debounced == (1, 0) and plain == (2, 1),
                    f"(active/inactive seen: debounced {debounced}, without debounce {plain})")
 
+        # The alert line (an output, line 5 by chip label and offset): high while an
+        # alert card shows, low before and after, read from gpio-sim's side.
+        value = sim.replace("sim_gpio3/pull", "sim_gpio5/value")
+        script = ('{"at":0,"cmd":"set","state":{"mode":"overflight","aircraft":{"callsign":"BAW283","alert":"EMERGENCY 7700"}}}\\n'
+                  '{"at":3,"cmd":"set","state":{"mode":"standby"}}\\n')
+        self.vm.sh(f"printf '{script}' > /tmp/alert.jsonl")
+        self.vm.sh("printf 'display = drm\\nkeyboard = none\\nalerts.gpio_line = radar-test:5\\n' > /tmp/alert.conf")
+        before = self.vm.sh(f"cat {value}")[1].strip()
+        self.start_kiosk("--config /tmp/alert.conf --autoplay /tmp/alert.jsonl")
+        during, _ = self.wait_until(lambda: self.vm.sh(f"cat {value}")[1].strip() == "1" and "1", 20)
+        after, _ = self.wait_until(lambda: "alert line gpiochip0:5 inactive" in self.kiosk_log() and self.vm.sh(f"cat {value}")[1].strip(), 20)
+        log = self.stop_kiosk("TERM")
+        self.check("the alert line is driven high while the alert card shows, low after", before == "0" and during == "1" and after == "0"
+                   and "alert line gpiochip0:5 active" in log, f"(line before {before}, during {during}, after {after}) "
+                   + " / ".join(l for l in log.splitlines() if "alert line" in l))
+
         # A GPIO line that does not exist: one clear line in the log, and the kiosk runs on.
         self.vm.sh("printf 'display = drm\\ngpio.line = NO_SUCH_LINE\\nkeyboard = none\\n' > /tmp/nogpio.conf")
         self.start_kiosk("--config /tmp/nogpio.conf")

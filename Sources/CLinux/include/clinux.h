@@ -40,6 +40,7 @@ static const unsigned long radar_gpio_get_chipinfo = GPIO_GET_CHIPINFO_IOCTL;
 static const unsigned long radar_gpio_v2_get_lineinfo = GPIO_V2_GET_LINEINFO_IOCTL;
 static const unsigned long radar_gpio_v2_get_line = GPIO_V2_GET_LINE_IOCTL;
 static const unsigned long radar_gpio_v2_line_get_values = GPIO_V2_LINE_GET_VALUES_IOCTL;
+static const unsigned long radar_gpio_v2_line_set_values = GPIO_V2_LINE_SET_VALUES_IOCTL;
 
 /// A non-blocking, close-on-exec eventfd (a counter other threads can wake the loop with).
 static inline int radar_eventfd(void) {
