@@ -8,6 +8,8 @@ times of its own recording), answer `get` on its socket within 100 ms, and
 stay under 64 MiB resident. Every wait has a time limit.
 Usage: hostile.py PATH/radar-kiosk"""
 import json, os, random, signal, socket, struct, subprocess, sys, tempfile, threading, time
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from waiting import wait_for  # noqa: E402
 
 kiosk = sys.argv[1]
 passed = failed = 0
@@ -27,14 +29,6 @@ def check(name, ok, detail=""):
         print(f"FAIL: {name} {detail}".rstrip(), flush=True)
 
 
-def wait_for(condition, timeout, step=0.05):
-    """Polls `condition` until it is true or `timeout` seconds pass; returns its last value."""
-    deadline = time.time() + timeout
-    while True:
-        value = condition()
-        if value or time.time() > deadline:
-            return value
-        time.sleep(step)
 
 
 class Kiosk:
@@ -483,9 +477,7 @@ codes = []
 for delay in (0.0, 0.01, 0.05):
     proc = subprocess.Popen([kiosk, "run", "--display", "headless", "--size", "160x96"], stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 20
-    while not sigterm_blocked(proc.pid) and proc.poll() is None and time.time() < deadline:
-        time.sleep(0.001)
+    wait_for(lambda: sigterm_blocked(proc.pid) or proc.poll() is not None, 20, step=0.001)
     time.sleep(delay)   # the point of this check: a signal at these moments of start-up, not a wait for anything
     proc.send_signal(signal.SIGTERM)
     codes.append(proc.wait(10))

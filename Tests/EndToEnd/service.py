@@ -73,6 +73,7 @@ for address in [os.path.join(work, "notify.sock"), "@radar-kiosk-test-%d" % os.g
 # SIGUSR1's screenshot is the picture on screen: decoded, it is the rendering of the state shown.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pictures import difference, read_png  # noqa: E402
+from waiting import wait_for, wait_until_steady  # noqa: E402
 shots = os.path.join(work, "shots")
 os.makedirs(shots)
 open(os.path.join(work, "shot.conf"), "w").write(f"display = headless\nsize = 320x240\nrefresh = 30\nscreenshot_dir = {shots}\nkeyboard = none\n")
@@ -85,11 +86,11 @@ os.set_blocking(proc.stdout.fileno(), False)
 
 
 def settled():
-    """Asks whether anything still animates; true once the glide has settled."""
+    """Asks whether anything still animates (waiting for the reply); true once the glide has settled."""
     proc.stdin.write(b'{"cmd":"get"}\n')
     proc.stdin.flush()
-    time.sleep(0.1)
-    return b'"animating":false' in (proc.stdout.read() or b"")
+    reply = wait_for(lambda: proc.stdout.read(), 2, step=0.01) or b""
+    return b'"animating":false' in reply
 
 
 def written():
@@ -101,15 +102,9 @@ def written():
         return None
 
 
-deadline = time.time() + 15
-while not settled() and time.time() < deadline:
-    pass
+wait_for(settled, 15, step=0)
 proc.send_signal(signal.SIGUSR1)
-deadline = time.time() + 10
-picture = written()
-while picture is None and time.time() < deadline:
-    time.sleep(0.1)
-    picture = written()
+picture = wait_for(written, 10)
 proc.send_signal(signal.SIGTERM)
 proc.wait(10)
 open(os.path.join(work, "state.json"), "w").write(state + "\n")
@@ -144,12 +139,7 @@ def cpu_ticks():
     return sum(int(v) for v in open(f"/proc/{proc.pid}/stat").read().split(")")[1].split()[11:13])
 # Wait for the glide to settle: no context switch for a whole second (on a
 # loaded machine the kiosk may get the command late and draw late).
-deadline, last, quiet_since = time.time() + 30, switches(), time.time()
-while time.time() < deadline and time.time() - quiet_since < 1.0:
-    time.sleep(0.1)
-    now = switches()
-    if now != last:
-        last, quiet_since = now, time.time()
+wait_until_steady(switches, 1.0, 30)
 before, ticks = switches(), cpu_ticks()
 time.sleep(5)
 woke, used = switches() - before, cpu_ticks() - ticks
