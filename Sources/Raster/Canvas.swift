@@ -22,7 +22,7 @@ public final class Canvas {
     public var state: State
     private var savedStates: [State] = []
 
-    private let rasterizer = CoverageRasterizer()
+    let rasterizer = CoverageRasterizer()
     private var flattened = FlattenedPath()
     private var stroker = Stroker()
     private let tables = GradientTableCache()
@@ -153,7 +153,7 @@ public final class Canvas {
         let mask = clipMasks[clipMaskCount]
         mask.clear()
         flattened.flatten(path, transform: state.transform, tolerance: tolerance)
-        rasterizer.begin(clip: state.clipRect)
+        rasterizer.begin(clip: rasterArea(outset: 1))
         addFlattenedFill()
         state.clipRect = state.clipRect.intersection(rasterizer.touchedBounds)
         if let previous = state.clipMaskIndex {
@@ -177,19 +177,21 @@ public final class Canvas {
 
     public func fill(_ path: Path, with paint: Paint, rule: FillRule = .nonZero) {
         flattened.flatten(path, transform: state.transform, tolerance: tolerance)
-        rasterizer.begin(clip: state.clipRect)
+        rasterizer.begin(clip: rasterArea(outset: 1))
         addFlattenedFill()
         sweep(paint: paint, rule: rule, alpha: 1)
     }
 
     public func stroke(_ path: Path, style: StrokeStyle, with paint: Paint) {
         flattened.flatten(path, transform: state.transform, tolerance: tolerance)
-        rasterizer.begin(clip: state.clipRect)
         var width = style.width * state.transform.lengthScale
         // Hairlines: strokes thinner than a pixel are drawn one pixel wide with
         // proportionally less alpha, which keeps their weight without dropouts.
         var alpha: Float = 1
         if width < 1 { alpha = width; width = 1 }
+        // The outline reaches half the width past the path, a miter up to its
+        // limit times that, a square cap √2 times it.
+        rasterizer.begin(clip: rasterArea(outset: width / 2 * max(style.miterLimit, 1.5) + 1))
         // Round caps and joins are inscribed polygons, not area-balanced like
         // FlattenedPath's chords: they get half the tolerance to lose as little.
         stroker.tolerance = tolerance / 2
@@ -201,6 +203,23 @@ public final class Canvas {
             }
         }
         sweep(paint: paint, rule: .nonZero, alpha: alpha)
+    }
+
+    /// The part of the clip the flattened path, grown by `outset` pixels, can
+    /// touch. The rasterizer's cells and sweep then span the shape, not the
+    /// whole clip: a full clip's cells are 8 MB at 1920x1080, most of them
+    /// never needed by a dial in the middle of the picture.
+    private func rasterArea(outset: Float) -> IntRect {
+        let clip = state.clipRect
+        guard let box = flattened.bounds, outset.isFinite else { return clip }
+        let lower = box.lower - outset, upper = box.upper + outset
+        guard lower.x.isFinite, lower.y.isFinite, upper.x.isFinite, upper.y.isFinite else { return clip }
+        let x0 = max(Float(clip.x), floorf(lower.x)), y0 = max(Float(clip.y), floorf(lower.y))
+        let x1 = min(Float(clip.maxX), ceilf(upper.x)), y1 = min(Float(clip.maxY), ceilf(upper.y))
+        guard x1 > x0, y1 > y0 else { return .empty }
+        // A shape the clip does not cut is rasterized relative to its own
+        // box, so it draws the same pixels whatever the clip around it.
+        return IntRect(x: Int(x0), y: Int(y0), width: Int(x1 - x0), height: Int(y1 - y0))
     }
 
     /// Draws an 8-bit coverage mask (a glyph) with its top-left at device pixel (x, y).

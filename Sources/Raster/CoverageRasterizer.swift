@@ -19,7 +19,7 @@ public final class CoverageRasterizer {
     private var cells: UnsafeMutablePointer<Float>
     private var bits: UnsafeMutablePointer<UInt64>
     private var rowCoverage: UnsafeMutablePointer<UInt8>
-    private var cellCapacity = 0
+    private(set) var cellCapacity = 0
     private var wordCapacity = 0
     private var coverageCapacity = 0
 

@@ -22,6 +22,17 @@ public struct FlattenedPath {
 
     public init() {}
 
+    /// The smallest box holding every point, or nil when there are none.
+    public var bounds: (lower: Point, upper: Point)? {
+        guard var lower = points.first else { return nil }
+        var upper = lower
+        for point in points {
+            lower = pointwiseMin(lower, point)
+            upper = pointwiseMax(upper, point)
+        }
+        return (lower, upper)
+    }
+
     public mutating func removeAll() {
         points.removeAll(keepingCapacity: true)
         polylines.removeAll(keepingCapacity: true)

@@ -181,6 +181,49 @@ import Darwin
     }
 
     /// Damage holds `drawn`, with at most the rasterizer's two carry cells to its right.
+    /// A disc with a gradient, and a mitred zigzag stroked wide, in the middle of a large canvas.
+    func drawShapes(on canvas: Canvas) {
+        var disc = Path(); disc.addCircle(center: Point(230.3, 170.7), radius: 61.4)
+        canvas.fill(disc, with: .gradient(.radial(center: Point(230, 170), radius: 61, stops: GradientStops(
+            GradientStop(0, .white), GradientStop(1, Color(red: 0.1, green: 0.4, blue: 0.7))))))
+        var zigzag = Path()
+        zigzag.move(to: Point(150.2, 300.6)); zigzag.line(to: Point(190.5, 250.1)); zigzag.line(to: Point(205.9, 310.3))
+        canvas.stroke(zigzag, style: StrokeStyle(width: 7, join: .miter, miterLimit: 10), with: .solid(.white))
+    }
+
+    @Test func aShapeDrawsTheSamePixelsWhateverTheClipAroundIt() {
+        // A shape is rasterized relative to its own box: a clip that does not
+        // cut it (here one starting at another origin) changes no pixel. A
+        // cached layer redrawn under a smaller clip depends on this.
+        let open = PixelBuffer(width: 640, height: 480)
+        drawShapes(on: Canvas(target: open))
+        let clipped = PixelBuffer(width: 640, height: 480)
+        let canvas = Canvas(target: clipped)
+        canvas.clip(to: Rect(x: 37, y: 41, width: 400, height: 400))
+        drawShapes(on: canvas)
+        var differing = 0, inked = 0
+        for y in 0..<480 {
+            for x in 0..<640 {
+                if open[x, y] != clipped[x, y] { differing += 1 }
+                if open[x, y] != 0 { inked += 1 }
+            }
+        }
+        #expect(inked > 10_000 && differing == 0, "\(differing) pixels differ of \(inked) inked")
+    }
+
+    @Test func aShapeNeedsCellsForItsOwnBoxNotTheWholeClip() {
+        // At 1920x1080 a full clip's cells are 8 MB; the shapes here span about 130 x 190.
+        let canvas = Canvas(target: PixelBuffer(width: 1920, height: 1080))
+        drawShapes(on: canvas)
+        #expect(canvas.rasterizer.cellCapacity < 200 * 200, "\(canvas.rasterizer.cellCapacity) cells")
+        // A sharp miter reaches past the path by up to its limit: nothing of it is lost.
+        let tip = PixelBuffer(width: 640, height: 480)
+        drawShapes(on: Canvas(target: tip))
+        // The tip is 7.9 px beyond the vertex (190.5, 250.1), at about (192.2, 242.4).
+        func row(_ y: Int) -> [UInt32] { (186...198).map { x in tip[x, y] & 0xFF } }
+        #expect(row(242).contains { $0 > 0 } && row(244).contains(255), "the miter's tip beyond the vertex is drawn: \(row(242)) \(row(244))")
+    }
+
     func expectTight(_ damage: IntRect, around drawn: IntRect, _ what: String) {
         #expect(damage.contains(drawn) && IntRect(x: drawn.x, y: drawn.y, width: drawn.width + 2, height: drawn.height).contains(damage),
                 "\(what): damage \(damage) for \(drawn)")
