@@ -25,7 +25,9 @@ let package = Package(
 
         // Counts heap allocations process-wide: linked into the allocation
         // tests, and preloaded by benchmarks as RadarAllocationCounter.
-        .target(name: "CAllocationCounter"),
+        // Position-independent by request: SwiftPM's aarch64 cross-build compiles C
+        // without -fPIC, and its thread-local counter could not go into the library.
+        .target(name: "CAllocationCounter", cSettings: [.unsafeFlags(["-fPIC"])]),
         // The allocation tests' view of it (skipped where counting means nothing).
         .target(name: "AllocationCounting", dependencies: ["CAllocationCounter"]),
         // Kernel uAPI headers (console, evdev, GPIO, signals) with callable ioctl wrappers.

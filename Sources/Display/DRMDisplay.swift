@@ -191,12 +191,17 @@ public final class DRMDisplay: Presenter {
     public var eventDescriptor: Int32? { flipPending ? device.fd : nil }
 
     public var pacingSummary: String {
-        (completesFlipsImmediately ? ", flips without vblank" : ", flips with vblank")
-            + (pacing.rate.map { " at \(($0 * 100).rounded() / 100) Hz" } ?? "")
-            + (pacing.medianInterval.map { " (median interval \(($0 * 100_000).rounded() / 100) ms" } ?? "")
-            + (completesFlipsImmediately ? "" : pacing.shareOnVblankGrid.map { ", \(($0 * 1000).rounded() / 10) % on the vblank grid" } ?? "")
-            + (completesFlipsImmediately ? "" : pacing.shortestInterval.map { ", shortest \(($0 * 100_000).rounded() / 100) ms" } ?? "")
-            + (pacing.medianInterval == nil ? "" : ")")
+        // Built in steps: one long chain of optional maps takes older compilers
+        // (Debian's Swift 6.2) past their type-checking time limit.
+        var summary = completesFlipsImmediately ? ", flips without vblank" : ", flips with vblank"
+        if let rate = pacing.rate { summary += " at \((rate * 100).rounded() / 100) Hz" }
+        guard let median = pacing.medianInterval else { return summary }
+        summary += " (median interval \((median * 100_000).rounded() / 100) ms"
+        if !completesFlipsImmediately {
+            if let share = pacing.shareOnVblankGrid { summary += ", \((share * 1000).rounded() / 10) % on the vblank grid" }
+            if let shortest = pacing.shortestInterval { summary += ", shortest \((shortest * 100_000).rounded() / 100) ms" }
+        }
+        return summary + ")"
     }
 
     /// False while the connector is gone (cable out, monitor off): nothing is drawn then.
