@@ -25,7 +25,8 @@ public final class FontSet {
 
     /// Where fonts may be: the preferred directory, $RADAR_KIOSK_FONTS, the
     /// install prefix next to the binary (../share/radar-kiosk/fonts), the source
-    /// tree when run from .build (../../Fonts), and ./Fonts.
+    /// tree when run from .build (../../Fonts), ./Fonts, and Debian's fonts-b612
+    /// (the same files; the Debian package depends on it instead of copying them).
     public static func searchDirectories(preferred: String?) -> [String] {
         var dirs: [String] = []
         if let preferred { dirs.append(preferred) }
@@ -38,6 +39,7 @@ public final class FontSet {
         dirs.append("/usr/local/share/radar-kiosk/fonts")
         dirs.append("/usr/share/radar-kiosk/fonts")
         dirs.append("Fonts")
+        dirs.append("/usr/share/fonts/opentype/b612")
         return dirs
     }
 }

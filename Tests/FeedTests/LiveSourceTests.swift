@@ -146,7 +146,12 @@ func acceptWithin(_ fd: Int32, seconds: Double) -> Int32 {
             }
             _ = answer.withCString { write(peer, $0, strlen($0)) }
             close(peer)
-            events += live.pump(source, for: 0.1, clock: &clock)
+            // Until the answer has been taken in (parsed off the loop: slower
+            // under emulation), for up to ten seconds.
+            let before = events.count
+            for _ in 0..<500 where events.count == before {
+                events += live.pump(source, for: 0.02, clock: &clock)
+            }
             return request
         }
         let request = serve("HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n" + body)

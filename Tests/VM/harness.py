@@ -5,7 +5,12 @@ Boots Debian's own kernel in QEMU (TCG) with a bochs-display device, runs the
 kiosk on it, reads the screen back over QMP and compares it with what the
 headless backend renders for the same state. Usage:
 
-    harness.py --kiosk PATH/radar-kiosk --assets DIR
+    harness.py --kiosk PATH/radar-kiosk --assets DIR --fonts DIR
+
+With --arch aarch64 the VM is Debian's arm64 kernel on QEMU's virt machine
+(assets from assets-aarch64.sh), --kiosk is an arm64 binary whose libraries
+come from --libroot (a Debian 12 arm64 root), and --render-kiosk is a binary
+of this machine that draws the expected pictures.
 """
 import argparse
 import json
@@ -24,7 +29,10 @@ sys.path.insert(0, os.path.join(HERE, "..", "EndToEnd"))
 from pictures import difference, read_png, read_ppm  # noqa: E402
 # The VM's modules: one list for assets.sh, this harness and init.sh.
 MODULE_LIST = os.path.join(HERE, "modules.txt")
-MODULES = [line.split()[0] for line in open(MODULE_LIST) if line.strip() and not line.startswith("#")]
+
+
+def modules_in(path):
+    return [line.split()[0] for line in open(path) if line.strip() and not line.startswith("#")]
 
 
 # ---------------------------------------------------------------- images
@@ -38,23 +46,32 @@ def number_in(text, before, after):
 
 # ---------------------------------------------------------------- the VM
 class VM:
-    def __init__(self, assets, initrd, width=800, height=480, refresh_mhz=30000):
+    def __init__(self, assets, initrd, width=800, height=480, refresh_mhz=30000, arch="x86_64"):
         self.dir = tempfile.mkdtemp(prefix="rk-vm-")
         self.serial = os.path.join(self.dir, "serial.log")
         self.ctl_path = os.path.join(self.dir, "ctl.sock")
         self.qmp_path = os.path.join(self.dir, "qmp.sock")
         kernel = os.path.join(assets, "vmlinuz")
-        self.proc = subprocess.Popen([
-            "qemu-system-x86_64", "-M", "pc", "-accel", "tcg", "-cpu", "max", "-m", "512", "-smp", "1",
-            "-nodefaults", "-no-user-config", "-no-reboot", "-display", "none",
-            "-device", f"bochs-display,id=video0,xres={width},yres={height},edid=on,refresh_rate={refresh_mhz},vgamem=16M",
+        display = ["-device", f"bochs-display,id=video0,xres={width},yres={height},edid=on,refresh_rate={refresh_mhz},vgamem=16M"]
+        console = ["-chardev", f"file,id=con,path={self.serial}", "-serial", "chardev:con"]
+        control = ["-chardev", f"socket,id=ctl,path={self.ctl_path},server=on,wait=off"]
+        if arch == "aarch64":
+            # The virt machine (PCI, one PL011 UART): the control channel is a
+            # virtio console (/dev/hvc0, named to init on the command line), the
+            # keyboard a USB one, as on a board.
+            machine = ["qemu-system-aarch64", "-M", "virt", "-accel", "tcg", "-cpu", "cortex-a72", "-m", "512", "-smp", "1"]
+            devices = display + ["-device", "qemu-xhci,id=xhci", "-device", "usb-kbd,bus=xhci.0"]
+            devices += console + control + ["-device", "virtio-serial-pci", "-device", "virtconsole,chardev=ctl"]
+            append = "console=ttyAMA0 quiet loglevel=3 panic=-1 rkctl=/dev/hvc0"
+        else:
+            machine = ["qemu-system-x86_64", "-M", "pc", "-accel", "tcg", "-cpu", "max", "-m", "512", "-smp", "1"]
             # A second display, bound only when the RGB565 test loads its driver.
-            "-device", "cirrus-vga,id=video1",
-            "-device", "qemu-xhci,id=xhci",
-            "-kernel", kernel, "-initrd", initrd,
-            "-append", "console=ttyS0,115200 quiet loglevel=3 panic=-1",
-            "-chardev", f"file,id=con,path={self.serial}", "-serial", "chardev:con",
-            "-chardev", f"socket,id=ctl,path={self.ctl_path},server=on,wait=off", "-serial", "chardev:ctl",
+            devices = display + ["-device", "cirrus-vga,id=video1", "-device", "qemu-xhci,id=xhci"]
+            devices += console + control + ["-serial", "chardev:ctl"]
+            append = "console=ttyS0,115200 quiet loglevel=3 panic=-1"
+        self.proc = subprocess.Popen(machine + [
+            "-nodefaults", "-no-user-config", "-no-reboot", "-display", "none", *devices,
+            "-kernel", kernel, "-initrd", initrd, "-append", append,
             "-qmp", f"unix:{self.qmp_path},server=on,wait=off",
         ], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         self.ctl = self._connect(self.ctl_path)
@@ -82,7 +99,7 @@ class VM:
         self.ctl.settimeout(1)
         while marker not in self.buffer:
             if time.time() > deadline:
-                raise TimeoutError(f"no {marker!r} from the guest; serial log:\n" + open(self.serial, errors="replace").read()[-3000:])
+                raise TimeoutError(f"no {marker!r} from the guest (it sent {self.buffer[-200:]!r}); serial log:\n" + open(self.serial, errors="replace").read()[-3000:])
             try:
                 chunk = self.ctl.recv(65536)
             except socket.timeout:
@@ -131,29 +148,61 @@ class VM:
 
 
 # ---------------------------------------------------------------- initramfs
-def build_initramfs(assets, kiosk, fonts, out):
+def libraries(kiosk, libroot):
+    """The shared libraries `kiosk` loads: ldd's answer on this machine, or, for a
+    foreign binary, its NEEDED entries followed through `libroot` (readelf)."""
+    if not libroot:
+        found = []
+        for line in subprocess.run(["ldd", kiosk], capture_output=True, text=True, check=True).stdout.splitlines():
+            parts = line.split()
+            path = parts[2] if "=>" in parts and len(parts) > 2 else parts[0]
+            if path.startswith("/") and os.path.exists(path):
+                found.append((path, os.path.realpath(path)))
+        return found
+    dirs = ["lib/aarch64-linux-gnu", "usr/lib/aarch64-linux-gnu", "lib", "usr/lib"]
+    found, queue, seen = [], [kiosk], set()
+    while queue:
+        elf = queue.pop()
+        dynamic = subprocess.run(["readelf", "-d", "-l", elf], capture_output=True, text=True, check=True).stdout
+        names = [l.split("[")[1].split("]")[0].split(": ")[-1] for l in dynamic.splitlines() if "(NEEDED)" in l or "program interpreter" in l]
+        for name in names:
+            base = os.path.basename(name)
+            # The interpreter is loaded by its absolute path: it goes exactly there.
+            for d in [os.path.dirname(name).lstrip("/")] if name.startswith("/") else dirs:
+                candidate = os.path.join(libroot, d, base)
+                if os.path.exists(candidate):
+                    if "/" + d + "/" + base not in seen:
+                        seen.add("/" + d + "/" + base)
+                        real = os.path.join(libroot, d, os.path.relpath(os.path.realpath(candidate), os.path.realpath(os.path.join(libroot, d))))
+                        found.append(("/" + d + "/" + base, real))
+                        queue.append(real)
+                    break
+            else:
+                raise RuntimeError(f"{base} (needed by {elf}) is not in {libroot}")
+    return found
+
+
+def build_initramfs(assets, kiosk, fonts, out, libroot=None):
     root = tempfile.mkdtemp(prefix="rk-initrd-")
+    # The aarch64 assets bring their own module list and busybox.
+    module_list = os.path.join(assets, "modules.txt") if libroot else MODULE_LIST
     try:
         for d in ["bin", "sbin", "dev", "proc", "sys", "tmp", "modules", "share/radar-kiosk/fonts", "etc"]:
             os.makedirs(os.path.join(root, d), exist_ok=True)
-        shutil.copy("/bin/busybox", os.path.join(root, "bin/busybox"))
+        shutil.copy(os.path.join(assets, "busybox") if libroot else "/bin/busybox", os.path.join(root, "bin/busybox"))
         shutil.copy(os.path.join(HERE, "init.sh"), os.path.join(root, "init"))
         os.chmod(os.path.join(root, "init"), 0o755)
-        for m in MODULES:
+        for m in modules_in(module_list):
             shutil.copy(os.path.join(assets, "modules", m + ".ko"), os.path.join(root, "modules"))
         shutil.copy(kiosk, os.path.join(root, "bin/radar-kiosk"))
         for f in os.listdir(fonts):
             if f.endswith(".otf"):
                 shutil.copy(os.path.join(fonts, f), os.path.join(root, "share/radar-kiosk/fonts"))
-        libs = subprocess.run(["ldd", kiosk], capture_output=True, text=True, check=True).stdout
-        for line in libs.splitlines():
-            parts = line.split()
-            path = parts[2] if "=>" in parts and len(parts) > 2 else parts[0]
-            if path.startswith("/") and os.path.exists(path):
-                dest = os.path.join(root, path.lstrip("/"))
-                os.makedirs(os.path.dirname(dest), exist_ok=True)
-                shutil.copy(os.path.realpath(path), dest)
-        shutil.copy(MODULE_LIST, os.path.join(root, "etc", "vm-modules.txt"))
+        for path, source in libraries(kiosk, libroot):
+            dest = os.path.join(root, path.lstrip("/"))
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            shutil.copy(source, dest)
+        shutil.copy(module_list, os.path.join(root, "etc", "vm-modules.txt"))
         for state, name in STATES.items():
             open(os.path.join(root, "etc", name), "w").write(state + "\n")
         with open(out, "wb") as f:
@@ -539,6 +588,40 @@ class Tests:
         self.display_failure_after_start()
         return self.failed == 0
 
+    def run_aarch64(self):
+        """The arm64 build on Debian's arm64 kernel: the radar on a DRM device, a key, the console back."""
+        _, machine = self.vm.sh("uname -m")
+        status, out = self.vm.sh("radar-kiosk outputs")
+        self.check("aarch64: outputs lists the bochs connector", machine.strip() == "aarch64" and status == 0
+                   and "Virtual-1: connected" in out and "800x480" in out, machine.strip() + ": " + out.strip().replace("\n", " | "))
+        console_before = self.vm.screendump()
+        settled = self.rendering(OVERFLIGHT, 800, 480)
+        self.start_kiosk("--display drm --autoplay /etc/overflight.jsonl")
+        mean, waited = self.wait_for_screen(settled, timeout=90)
+        w, h, screen = self.vm.screendump()
+        ew, eh, want = self.expected(w, h)
+        mean, over8 = difference(screen, want)
+        self.check("aarch64: the DRM screen shows the radar as the headless rendering draws it", (ew, eh) == (w, h) and mean < 1.0 and over8 < 0.01,
+                   f"(mean {mean:.3f}, >8: {over8 * 100:.2f} %, settled after {waited:.1f} s)")
+        log = self.stop_kiosk("TERM")
+        self.wait_for_screen(console_before[2], timeout=20)
+        _, _, after = self.vm.screendump()
+        back_mean, _ = difference(after, console_before[2])
+        off_mean, _ = difference(after, screen)
+        self.check("aarch64: SIGTERM exits 0 and gives the text console back", "exit=0" in log and back_mean < 1.0 and off_mean > 5,
+                   f"(vs console {back_mean:.2f}, vs kiosk {off_mean:.2f})")
+
+        # A key on the USB keyboard, through evdev.
+        self.start_kiosk("--display drm")
+        self.wait_until(lambda: "USB Keyboard" in self.kiosk_log(), 30)
+        self.vm.command("send-key", keys=[{"type": "qcode", "data": "o"}])
+        self.wait_until(lambda: "state OVERFLIGHT" in self.kiosk_log(), 30)
+        mean, waited = self.wait_for_screen(self.rendering(UNKNOWN_OVERHEAD, 800, 480), timeout=60)
+        log = self.stop_kiosk("TERM")
+        self.check("aarch64: a key on the USB keyboard changes the state on the screen", "state OVERFLIGHT (key o)" in log and mean < 1.0
+                   and "exit=0" in log, f"(vs the headless rendering {mean:.3f}, after {waited:.1f} s) "
+                   + next((l for l in log.splitlines() if "keyboard" in l), ""))
+
     def display_failure_after_start(self):
         """The display's driver goes away hours into a run: the kiosk must exit
         non-zero (systemd restarts it), not carry on headless showing nothing."""
@@ -692,21 +775,26 @@ def main():
     p.add_argument("--kiosk", required=True)
     p.add_argument("--assets", required=True)
     p.add_argument("--fonts", required=True)
+    p.add_argument("--arch", choices=["x86_64", "aarch64"], default="x86_64")
+    p.add_argument("--libroot", help="with --arch aarch64: a Debian 12 arm64 root holding the kiosk's libraries")
+    p.add_argument("--render-kiosk", help="with --arch aarch64: a binary of this machine that draws the expected pictures")
     args = p.parse_args()
+    if args.arch == "aarch64" and not (args.libroot and args.render_kiosk):
+        p.error("--arch aarch64 needs --libroot and --render-kiosk")
     work = tempfile.mkdtemp(prefix="rk-e2e-")
     started = time.time()
     vm = None
     try:
         open(os.path.join(work, "overflight.json"), "w").write(OVERFLIGHT + "\n")
         initrd = os.path.join(work, "initramfs.cpio")
-        build_initramfs(args.assets, args.kiosk, args.fonts, initrd)
-        vm = VM(args.assets, initrd)
-        tests = Tests(vm, args.kiosk, work)
+        build_initramfs(args.assets, args.kiosk, args.fonts, initrd, args.libroot)
+        vm = VM(args.assets, initrd, arch=args.arch)
+        tests = Tests(vm, args.render_kiosk or args.kiosk, work)
         try:
-            tests.run_all()
+            tests.run_aarch64() if args.arch == "aarch64" else tests.run_all()
         except Exception as e:
             tests.check("the VM scenario ran to the end", False, str(e))
-        print(f"vm: {tests.passed} passed, {tests.failed} failed ({time.time() - started:.1f} s)")
+        print(f"vm ({args.arch}): {tests.passed} passed, {tests.failed} failed ({time.time() - started:.1f} s)")
         return 0 if tests.failed == 0 else 1
     finally:
         if vm:
