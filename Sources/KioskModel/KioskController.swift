@@ -17,6 +17,8 @@ public final class KioskController {
     /// the face is still (`.animation(paused:)`).
     private var timeline: Timeline
     private var needsFullFrame = true
+    /// The scene was updated, or animated, since the last frame drawn.
+    private var sceneChanged = true
     private var lastSampleTime = 0.0
     private var animating = false
 
@@ -185,6 +187,7 @@ public final class KioskController {
         var transaction = Transaction(animation: animation)
         transaction.disablesAnimations = !animated
         graph.update(to: KioskScene.leaves(for: state, shown: shownAircraft, layout: layout, measure: measure, units: units), transaction: transaction, at: time)
+        sceneChanged = true
     }
 
     /// Lays the scene out for a new size (a rotation, another display), at once.
@@ -193,6 +196,7 @@ public final class KioskController {
         var transaction = Transaction()
         transaction.disablesAnimations = true
         graph.update(to: KioskScene.leaves(for: state, shown: shownAircraft, layout: layout, measure: measure, units: units), transaction: transaction, at: time)
+        sceneChanged = true
         needsFullFrame = true
     }
 
@@ -214,6 +218,7 @@ public final class KioskController {
 
     private func sample(at time: Double) {
         animating = graph.sample(at: time)
+        if animating { sceneChanged = true }
         lastSampleTime = time
         // The face is still once the dial has settled on the overflight layout: the sweep pauses.
         if state.mode == .overflight && !graph.isAnimating(KioskScene.dialID) { timeline.setPaused(true, at: time) }
@@ -231,7 +236,16 @@ public final class KioskController {
     public var isSweeping: Bool { !timeline.isPaused }
 
     /// A frame was drawn: the repaint asked for is done.
-    public func frameDrawn() { needsFullFrame = false }
+    public func frameDrawn() {
+        needsFullFrame = false
+        // A frame drawn mid-animation differs from the settled one that follows.
+        sceneChanged = animating
+    }
+
+    /// Whether the render list is the one the last frame drew, so that only
+    /// the sweep can have moved since: nothing animates, the scene was not
+    /// updated, no repaint was asked for. The renderer then redraws the sweep alone.
+    public var renderListUnchanged: Bool { !animating && !sceneChanged && !needsFullFrame }
 
     /// When the controller must hear from the loop though nothing arrives (a feed hold running out).
     public var deadline: Double? { feed?.deadline }

@@ -67,9 +67,19 @@ public struct DialPainter {
     @inline(__always)
     public static func angle(bearing b: Float) -> Float { (b - 90) * .pi / 180 }
 
+    /// The whole dial: its face, the sweep, blips and the marker, the labels.
     public mutating func draw(_ p: Parameters, labelFont: Font, rangeFont: Font, text: TextRenderer, in canvas: Canvas) {
+        drawFace(p, in: canvas)
+        drawSweep(p, in: canvas)
+        drawBlipsAndMarker(p, in: canvas)
+        drawCompassLabels(p, font: labelFont, text: text, in: canvas)
+        drawRangeLabels(p, font: rangeFont, text: text, in: canvas)
+    }
+
+    /// What does not move while the dial sweeps: disc, rings, crosshair, ticks.
+    public mutating func drawFace(_ p: Parameters, in canvas: Canvas) {
         let c = p.center, R = p.radius, s = p.scale
-        let green = Self.green, bright = Self.bright
+        let green = Self.green
 
         path.removeAll()
         path.addCircle(center: c, radius: R)
@@ -95,48 +105,87 @@ public struct DialPainter {
             }
             canvas.stroke(path, style: StrokeStyle(width: (major == 1 ? 2 : 1) * s), with: .solid(green.withAlpha(0.6)))
         }
+    }
 
-        if p.sweepOpacity > 0 {
-            let theta = p.sweepBearing
-            let saved = canvas.opacity
-            canvas.opacity = saved * p.sweepOpacity
-            // Conic ramp: transparent at theta - 60, a 0.55 at theta, held a little
-            // past it for the edge's antialiased pixels.
-            path.removeAll()
-            path.addPie(center: c, radius: R, startAngle: Self.angle(bearing: theta - 60), endAngle: Self.angle(bearing: theta))
-            canvas.fill(path, with: .gradient(.conic(center: c, startAngle: Self.angle(bearing: theta - 60), stops: GradientStops(
-                GradientStop(0, bright.withAlpha(0)), GradientStop(1.0 / 6, bright.withAlpha(0.55)),
-                GradientStop(0.5, bright.withAlpha(0.55)), GradientStop(0.5, bright.withAlpha(0))))))
-            path.removeAll()
-            path.move(to: c)
-            path.line(to: Self.polar(c, theta, R))
-            canvas.stroke(path, style: StrokeStyle(width: 2 * s), with: .solid(bright))
-            canvas.opacity = saved
+    /// The sweep: a conic ramp over the 60° behind its bearing, and its bright edge.
+    public mutating func drawSweep(_ p: Parameters, in canvas: Canvas) {
+        guard p.sweepOpacity > 0 else { return }
+        let c = p.center, R = p.radius, s = p.scale, bright = Self.bright
+        let theta = p.sweepBearing
+        let saved = canvas.opacity
+        canvas.opacity = saved * p.sweepOpacity
+        // Conic ramp: transparent at theta - 60, a 0.55 at theta, held a little
+        // past it for the edge's antialiased pixels.
+        path.removeAll()
+        path.addPie(center: c, radius: R, startAngle: Self.angle(bearing: theta - 60), endAngle: Self.angle(bearing: theta))
+        canvas.fill(path, with: .gradient(.conic(center: c, startAngle: Self.angle(bearing: theta - 60), stops: GradientStops(
+            GradientStop(0, bright.withAlpha(0)), GradientStop(1.0 / 6, bright.withAlpha(0.55)),
+            GradientStop(0.5, bright.withAlpha(0.55)), GradientStop(0.5, bright.withAlpha(0))))))
+        path.removeAll()
+        path.move(to: c)
+        path.line(to: Self.polar(c, theta, R))
+        canvas.stroke(path, style: StrokeStyle(width: 2 * s), with: .solid(bright))
+        canvas.opacity = saved
+    }
+
+    /// Where `drawSweep` can put ink, in device pixels: the box of the pie
+    /// (its centre, the two ends of its arc, and the compass points the arc
+    /// passes), grown by the edge's width and the antialiasing.
+    public func sweepBounds(_ p: Parameters) -> IntRect {
+        guard p.sweepOpacity > 0 else { return .empty }
+        let c = p.center, R = p.radius
+        var lower = c, upper = c
+        func include(_ q: Point) { lower = pointwiseMin(lower, q); upper = pointwiseMax(upper, q) }
+        let start = p.sweepBearing - 60, end = p.sweepBearing
+        include(Self.polar(c, start, R))
+        include(Self.polar(c, end, R))
+        // The compass points inside (start, end): the arc's extremes.
+        var b = (floorf(start / 90) + 1) * 90
+        while b < end {
+            include(Self.polar(c, b, R))
+            b += 90
         }
+        let grow = 2 * p.scale + 2
+        return Rect(x: lower.x - grow, y: lower.y - grow, width: upper.x - lower.x + 2 * grow,
+                    height: upper.y - lower.y + 2 * grow).enclosingPixels
+    }
 
+    /// The reference scene's twelve blips and, on the still face, the aircraft's marker.
+    public mutating func drawBlipsAndMarker(_ p: Parameters, in canvas: Canvas) {
+        let c = p.center, R = p.radius, s = p.scale
         if p.showsBlips {
             for k in 0..<12 {
                 let fk = 0.618034 * Float(k)
                 drawBlip(at: Self.polar(c, 137.5 * Float(k), R * (0.2 + 0.7 * (fk - floorf(fk)))), scale: s, in: canvas)
             }
         }
-
         if let marker = p.marker, marker.opacity > 0 {
             drawMarker(center: c, radius: R, scale: s, bearing: marker.bearing, range: marker.range, opacity: marker.opacity, in: canvas)
         }
+    }
 
-        let labelColor = Color(hex: 0x8FD9B6)
-        for (i, label) in ["N", "E", "S", "W"].enumerated() {
-            let q = Self.polar(c, 90 * Float(i), R + 22 * s)
-            text.draw(label, font: labelFont, at: Point(q.x, q.y + labelFont.capHeight / 2), alignment: .center,
-                      color: labelColor, in: canvas)
-        }
-        let rangeColor = Color(hex: 0x5E9C86)
-        for i in 0..<3 {
-            let label = i == 0 ? p.rangeLabels.0 : i == 1 ? p.rangeLabels.1 : p.rangeLabels.2
-            let q = Self.polar(c, 45, R * 0.25 * Float(i + 1))
-            text.draw(label, font: rangeFont, at: Point(q.x, q.y - 4 * s), color: rangeColor, in: canvas)
-        }
+    /// N, E, S and W outside the rim.
+    public func drawCompassLabels(_ p: Parameters, font: Font, text: TextRenderer, in canvas: Canvas) {
+        for i in 0..<4 { drawCompassLabel(i, p, font: font, text: text, in: canvas) }
+    }
+
+    /// One of N, E, S, W (0...3).
+    public func drawCompassLabel(_ i: Int, _ p: Parameters, font: Font, text: TextRenderer, in canvas: Canvas) {
+        let q = Self.polar(p.center, 90 * Float(i), p.radius + 22 * p.scale)
+        text.draw(i == 0 ? "N" : i == 1 ? "E" : i == 2 ? "S" : "W", font: font, at: Point(q.x, q.y + font.capHeight / 2),
+                  alignment: .center, color: Color(hex: 0x8FD9B6), in: canvas)
+    }
+
+    /// The three rings' ranges, along the north-east diagonal.
+    public func drawRangeLabels(_ p: Parameters, font: Font, text: TextRenderer, in canvas: Canvas) {
+        for i in 0..<3 { drawRangeLabel(i, p, font: font, text: text, in: canvas) }
+    }
+
+    /// The range of ring `i + 1` (0...2).
+    public func drawRangeLabel(_ i: Int, _ p: Parameters, font: Font, text: TextRenderer, in canvas: Canvas) {
+        let label = i == 0 ? p.rangeLabels.0 : i == 1 ? p.rangeLabels.1 : p.rangeLabels.2
+        let q = Self.polar(p.center, 45, p.radius * 0.25 * Float(i + 1))
+        text.draw(label, font: font, at: Point(q.x, q.y - 4 * p.scale), color: Color(hex: 0x5E9C86), in: canvas)
     }
 
     /// A glow (radial ramp to transparent) and a solid dot.

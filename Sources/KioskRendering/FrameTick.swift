@@ -48,7 +48,7 @@ public final class FrameTick {
 
     private func draw() {
         renderer.draw(controller.renderList, sweepBearing: controller.sweepBearing,
-                      minimumTextSize: Float(controller.layout.minimumTextSize), into: canvas)
+                      minimumTextSize: Float(controller.layout.minimumTextSize), unchanged: controller.renderListUnchanged, into: canvas)
         controller.frameDrawn()
     }
 

@@ -12,6 +12,7 @@ public final class KioskRenderer: TextMeasuring {
     public let fonts: FontSet
     public let text: TextRenderer
     private var dial = DialPainter()
+    private let sweepCache = SweepCache()
     private var path = Path()
     private let transitions = ContentTransitionPainter()
 
@@ -51,19 +52,28 @@ public final class KioskRenderer: TextMeasuring {
         self.text = text
     }
 
-    /// Draws a whole frame: background, then the render list in paint order.
+    /// Draws a frame: background, then the render list in paint order.
     /// `minimumTextSize` is the screen's smallest legible text (the layout's):
-    /// the dial's labels never go below it.
-    public func draw(_ items: [RenderItem], sweepBearing: Double, minimumTextSize: Float, into canvas: Canvas) {
+    /// the dial's labels never go below it. `unchanged` says the render list
+    /// is the one drawn last time into this canvas (only the sweep moved):
+    /// then only the sweep's part of the dial is drawn again, with the same
+    /// pixels as a whole frame, and the canvas's damage is that part.
+    public func draw(_ items: [RenderItem], sweepBearing: Double, minimumTextSize: Float, unchanged: Bool = false, into canvas: Canvas) {
+        if unchanged, redrawSweep(items, sweepBearing: sweepBearing, minimumTextSize: minimumTextSize, in: canvas) { return }
         canvas.resetDamage()
         drawnDial = nil
         canvas.opacity = 1
         canvas.clear(Self.background)
+        sweepCache.invalidate()
+        keepsSweepCache = unchanged
+        var drawnAfterDial = IntRect.empty
         for var item in items where item.opacity > 0.001 && item.scale > 0.01 {
             guard let style = KioskStyle(item.style) else { continue }
             // A scale transition scales the leaf about its centre: its frame, and with it the text's size.
             if item.scale != 1 { item.frame = item.frame.scaled(by: item.scale) }
             canvas.opacity = Float(min(item.opacity, 1))
+            let damageBefore = canvas.damage
+            canvas.resetDamage()
             switch style {
             case .dial: drawDial(item, sweepBearing: sweepBearing, minimumTextSize: minimumTextSize, in: canvas)
             case .marker: drawMarker(item, in: canvas)
@@ -71,8 +81,56 @@ public final class KioskRenderer: TextMeasuring {
             case .alertCard: drawCard(item, stroke: Self.alertColor, width: 3, in: canvas)
             default: drawText(item, style: style, in: canvas)
             }
+            if style != .dial && drawnDial != nil { drawnAfterDial = drawnAfterDial.union(canvas.damage) }
+            canvas.includeDamage(damageBefore)
         }
         canvas.opacity = 1
+        // A leaf drawn over the dial after it would have to be drawn again with the sweep.
+        if !drawnAfterDial.intersection(sweepCache.box).isEmpty { sweepCache.invalidate() }
+    }
+
+    /// Whether a full frame keeps the dial under its sweep for the frames that follow.
+    private var keepsSweepCache = false
+
+    /// A frame in which only the sweep moved: the dial under the last sweep
+    /// and under this one copied back from the cache, the sweep drawn there,
+    /// the labels it reaches drawn again. False (nothing drawn) when the cache
+    /// cannot give the same pixels as a whole frame.
+    private func redrawSweep(_ items: [RenderItem], sweepBearing: Double, minimumTextSize: Float, in canvas: Canvas) -> Bool {
+        guard let item = items.first(where: { KioskStyle($0.style) == .dial }), item.scale == 1, item.opacity > 0.001 else { return false }
+        let parameters = dialParameters(item, sweepBearing: sweepBearing)
+        // The sweep's old and new places, and every label they reach (a label
+        // reached by a label's box is reached too: they may overlap).
+        var damage = dial.sweepBounds(parameters).union(sweepCache.lastSweep)
+        var redrawn: UInt8 = 0
+        var grew = true
+        while grew {
+            grew = false
+            for i in 0..<7 where redrawn & (1 << i) == 0 && !damage.intersection(sweepCache.labels[i]).isEmpty {
+                damage = damage.union(sweepCache.labels[i])
+                redrawn |= 1 << i
+                grew = true
+            }
+        }
+        guard sweepCache.covers(damage, in: canvas.target) else { return false }
+        canvas.resetDamage()
+        sweepCache.restore(damage, into: canvas.target)
+        canvas.opacity = Float(min(item.opacity, 1))
+        dial.drawSweep(parameters, in: canvas)
+        let fonts = dialFonts(item, minimumTextSize: minimumTextSize)
+        // In the order a whole frame draws them.
+        for i in 0..<7 where redrawn & (1 << i) != 0 {
+            if i < 4 {
+                dial.drawCompassLabel(i, parameters, font: fonts.compass, text: text, in: canvas)
+            } else {
+                dial.drawRangeLabel(i - 4, parameters, font: fonts.range, text: text, in: canvas)
+            }
+        }
+        canvas.opacity = 1
+        canvas.resetDamage()
+        canvas.includeDamage(damage)
+        sweepCache.lastSweep = dial.sweepBounds(parameters)
+        return true
     }
 
     /// The sizes of the dial's compass (N, E, S, W) and range (5, 10, 15)
@@ -83,18 +141,46 @@ public final class KioskRenderer: TextMeasuring {
         return (max(24 * s, minimum), max(16 * s, minimum))
     }
 
-    private func drawDial(_ item: RenderItem, sweepBearing: Double, minimumTextSize: Float, in canvas: Canvas) {
+    private func dialParameters(_ item: RenderItem, sweepBearing: Double) -> DialPainter.Parameters {
         let f = item.frame
         let radius = Float(f.width / 2)
-        let s = radius / (0.42 * 1080)
+        return DialPainter.Parameters(center: Point(Float(f.midX), Float(f.midY)), radius: radius, scale: radius / (0.42 * 1080),
+                                      sweepBearing: Float(sweepBearing), sweepOpacity: Float(1 - DialChannels(item.custom).stillness),
+                                      showsBlips: false, marker: nil, rangeLabels: ("5", "10", "15"))
+    }
+
+    private func dialFonts(_ item: RenderItem, minimumTextSize: Float) -> (compass: Font, range: Font) {
         let labels = dialLabelSizes(item, minimumTextSize: minimumTextSize)
-        let channels = DialChannels(item.custom)
-        drawnDial = (Point(Float(f.midX), Float(f.midY)), radius, s)
-        dial.draw(DialPainter.Parameters(center: Point(Float(f.midX), Float(f.midY)), radius: radius, scale: s,
-                                         sweepBearing: Float(sweepBearing), sweepOpacity: Float(1 - channels.stillness), showsBlips: false,
-                                         marker: nil, rangeLabels: ("5", "10", "15")),
-                  labelFont: Font(face: fonts.regular, approximateSize: labels.compass),
-                  rangeFont: Font(face: fonts.regular, approximateSize: labels.range), text: text, in: canvas)
+        return (Font(face: fonts.regular, approximateSize: labels.compass), Font(face: fonts.regular, approximateSize: labels.range))
+    }
+
+    private func drawDial(_ item: RenderItem, sweepBearing: Double, minimumTextSize: Float, in canvas: Canvas) {
+        let p = dialParameters(item, sweepBearing: sweepBearing)
+        let fonts = dialFonts(item, minimumTextSize: minimumTextSize)
+        drawnDial = (p.center, p.radius, p.scale)
+        dial.drawFace(p, in: canvas)
+        // The face's box, grown by the sweep edge's reach: the sweep never leaves it.
+        let grow = Int(2 * p.scale) + 3
+        let box = Rect(x: p.center.x - p.radius, y: p.center.y - p.radius, width: 2 * p.radius, height: 2 * p.radius)
+            .enclosingPixels.outset(by: grow)
+        if keepsSweepCache && item.scale == 1 { sweepCache.take(box, of: canvas.target) }
+        dial.drawSweep(p, in: canvas)
+        sweepCache.lastSweep = dial.sweepBounds(p)
+        dial.drawBlipsAndMarker(p, in: canvas)
+        // Each label alone, so that a sweep frame knows which ones it reaches.
+        var damage = canvas.damage
+        for i in 0..<7 {
+            canvas.resetDamage()
+            if i < 4 {
+                dial.drawCompassLabel(i, p, font: fonts.compass, text: text, in: canvas)
+            } else {
+                dial.drawRangeLabel(i - 4, p, font: fonts.range, text: text, in: canvas)
+            }
+            sweepCache.labels[i] = canvas.damage
+            damage = damage.union(canvas.damage)
+        }
+        canvas.resetDamage()
+        canvas.includeDamage(damage)
     }
 
     /// The dial drawn last in this frame: its markers are placed on it.

@@ -107,6 +107,9 @@ public final class Canvas {
 
     public func resetDamage() { damage = .empty }
 
+    /// Adds `rect` to the damage: pixels changed by other means (a copy from a cache).
+    public func includeDamage(_ rect: IntRect) { damage = damage.union(rect.intersection(target.bounds)) }
+
     // MARK: State
 
     public func save() { savedStates.append(state) }

@@ -70,6 +70,11 @@ public struct IntRect: Equatable, Hashable, Sendable, CustomStringConvertible {
         return IntRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
+    /// The rectangle grown by `amount` pixels on every side.
+    public func outset(by amount: Int) -> IntRect {
+        IntRect(x: x - amount, y: y - amount, width: width + 2 * amount, height: height + 2 * amount)
+    }
+
     public func contains(_ other: IntRect) -> Bool {
         other.isEmpty || (other.x >= x && other.y >= y && other.maxX <= maxX && other.maxY <= maxY)
     }

@@ -57,6 +57,18 @@ public final class PixelBuffer {
         }
     }
 
+    /// Copies `rect` of `source` (clipped to both buffers) to the same place
+    /// here, pixel for pixel; `origin` is where `source`'s (0, 0) lies in this
+    /// buffer's coordinates (a cache of part of a frame keeps its place so).
+    public func copy(_ rect: IntRect, from source: PixelBuffer, sourceOrigin origin: (x: Int, y: Int) = (0, 0)) {
+        let r = rect.intersection(bounds)
+            .intersection(IntRect(x: origin.x, y: origin.y, width: source.width, height: source.height))
+        if r.isEmpty { return }
+        for y in r.y..<r.maxY {
+            (row(y) + r.x).update(from: source.row(y - origin.y) + (r.x - origin.x), count: r.width)
+        }
+    }
+
     /// Sets every pixel of `rect` (clipped to the buffer) to `pixel`.
     public func fill(_ pixel: UInt32, in rect: IntRect? = nil) {
         let r = (rect ?? bounds).intersection(bounds)

@@ -1,0 +1,76 @@
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+import Raster
+@testable import KioskModel
+@testable import KioskRendering
+
+/// While only the sweep moves, a frame redraws the sweep's part of the dial
+/// from a cache of the dial under it: every such frame must be the whole
+/// frame's pixels, and its damage must hold every pixel that changed.
+@Suite struct SweepRedrawTests {
+    /// Standby at `size`: `frames` frames `step` seconds apart, a whole turn
+    /// of the sweep (90° a second), each drawn the cached way and as a whole frame.
+    func check(width: Int, height: Int, frames: Int, step: Double) throws {
+        let fonts = try FontSet()
+        let layout = KioskLayout(width: width, height: height)
+        let cachedRenderer = KioskRenderer(fonts: fonts)
+        let cached = FrameTick(controller: KioskController(layout: layout, measure: cachedRenderer), renderer: cachedRenderer,
+                               buffer: PixelBuffer(width: width, height: height))
+        let wholeRenderer = KioskRenderer(fonts: fonts)
+        let wholeController = KioskController(layout: layout, measure: wholeRenderer)
+        let whole = Canvas(target: PixelBuffer(width: width, height: height))
+        let previous = PixelBuffer(width: width, height: height)
+
+        var partialFrames = 0, differingFrames = 0, undamagedChanges = 0
+        var largestDamage = 0
+        for frame in 0..<frames {
+            let t = 0.5 + Double(frame) * step
+            previous.copy(previous.bounds, from: cached.frame)
+            cached.draw(at: t)
+            _ = wholeController.frameNeeded(at: t)
+            wholeRenderer.draw(wholeController.renderList, sweepBearing: wholeController.sweepBearing,
+                               minimumTextSize: Float(layout.minimumTextSize), unchanged: false, into: whole)
+            wholeController.frameDrawn()
+
+            let damage = cached.canvas.damage
+            if damage.area < width * height { partialFrames += 1; largestDamage = max(largestDamage, damage.area) }
+            var differs = false
+            for y in 0..<height {
+                let a = cached.frame.row(y), b = whole.target.row(y), p = previous.row(y)
+                if memcmp(a, b, width * 4) != 0 { differs = true }
+                // Rows alike are skipped pixel by pixel (the debug build is slow at it).
+                if frame > 0 && memcmp(a, p, width * 4) != 0 {
+                    for x in 0..<width where a[x] != p[x] && !damage.contains(IntRect(x: x, y: y, width: 1, height: 1)) {
+                        undamagedChanges += 1
+                    }
+                }
+            }
+            if differs { differingFrames += 1 }
+        }
+        #expect(differingFrames == 0, "\(width)x\(height): \(differingFrames) of \(frames) frames differ from the whole frame")
+        #expect(undamagedChanges == 0, "\(width)x\(height): \(undamagedChanges) changed pixels outside the damage")
+        // The cached way is taken once the scene is still: all but the first few frames.
+        #expect(partialFrames >= frames - 4, "\(width)x\(height): \(partialFrames) of \(frames) frames redrew the sweep alone")
+        #expect(largestDamage * 3 < width * height, "\(width)x\(height): damage up to \(largestDamage) of \(width * height) pixels")
+    }
+
+    // 3° apart at 800x480 and in portrait; 7.5° at 1080p, where the old and new
+    // sweeps are further apart (a slow frame, a low refresh rate).
+    @Test func sweepFramesAreWholeFramesAt800x480() throws { try check(width: 800, height: 480, frames: 120, step: 1.0 / 30) }
+    @Test func sweepFramesAreWholeFramesAt1920x1080() throws { try check(width: 1920, height: 1080, frames: 48, step: 1.0 / 12) }
+    @Test func sweepFramesAreWholeFramesInPortrait() throws { try check(width: 480, height: 800, frames: 120, step: 1.0 / 30) }
+
+    @Test func aChangeOfStateDrawsAWholeFrame() throws {
+        let fonts = try FontSet()
+        let renderer = KioskRenderer(fonts: fonts)
+        let tick = FrameTick(controller: KioskController(layout: KioskLayout(width: 800, height: 480), measure: renderer),
+                             renderer: renderer, buffer: PixelBuffer(width: 800, height: 480))
+        for frame in 0..<10 { tick.draw(at: Double(frame) / 60) }
+        #expect(tick.canvas.damage.area < 800 * 480, "steady: the sweep alone")
+        tick.controller.apply(Demo.sampleOverflight, at: 10.0 / 60)
+        tick.draw(at: 11.0 / 60)
+        #expect(tick.canvas.damage == IntRect(x: 0, y: 0, width: 800, height: 480), "a change: the whole frame")
+    }
+}
