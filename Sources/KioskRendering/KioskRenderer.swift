@@ -163,7 +163,12 @@ public final class KioskRenderer: TextMeasuring {
         let grow = Int(2 * p.scale) + 3
         let box = Rect(x: p.center.x - p.radius, y: p.center.y - p.radius, width: 2 * p.radius, height: 2 * p.radius)
             .enclosingPixels.outset(by: grow)
-        if keepsSweepCache && item.scale == 1 { sweepCache.take(box, of: canvas.target) }
+        if keepsSweepCache && item.scale == 1 {
+            sweepCache.take(box, of: canvas.target)
+            // Until the next whole frame, only the sweep is drawn: the disc's
+            // cells (3.3 MB at 1080p) need not stay resident meanwhile.
+            canvas.releaseUnusedMemory()
+        }
         dial.drawSweep(p, in: canvas)
         sweepCache.lastSweep = dial.sweepBounds(p)
         dial.drawBlipsAndMarker(p, in: canvas)

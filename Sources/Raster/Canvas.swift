@@ -107,6 +107,10 @@ public final class Canvas {
 
     public func resetDamage() { damage = .empty }
 
+    /// Returns the rasterizer's memory for shapes larger than those to come
+    /// (see `CoverageRasterizer.releaseUnusedMemory`).
+    public func releaseUnusedMemory() { rasterizer.releaseUnusedMemory() }
+
     /// Adds `rect` to the damage: pixels changed by other means (a copy from a cache).
     public func includeDamage(_ rect: IntRect) { damage = damage.union(rect.intersection(target.bounds)) }
 

@@ -43,6 +43,26 @@ public final class CoverageRasterizer {
         rowCoverage.deallocate()
     }
 
+    /// Gives the memory of the cells back to the system, keeping the buffer:
+    /// between shapes every cell is zero, and pages returned this way come
+    /// back as zeros when touched again. For a long run of small shapes after
+    /// a large one (the sweep after a whole frame's disc): resident memory
+    /// then follows the shapes drawn, not the largest ever drawn, and nothing
+    /// is allocated when a large shape comes again.
+    public func releaseUnusedMemory() {
+        Self.release(UnsafeMutableRawPointer(cells), bytes: cellCapacity * MemoryLayout<Float>.stride)
+    }
+
+    private static func release(_ start: UnsafeMutableRawPointer, bytes: Int) {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        guard page > 0 else { return }
+        // Only whole pages inside the buffer.
+        let first = (Int(bitPattern: start) + page - 1) / page * page
+        let end = (Int(bitPattern: start) + bytes) / page * page
+        guard end > first, let address = UnsafeMutableRawPointer(bitPattern: first) else { return }
+        _ = madvise(address, end - first, Int32(MADV_DONTNEED))
+    }
+
     /// Starts a shape whose visible part lies within `clip` (device pixels).
     public func begin(clip: IntRect) {
         self.clip = clip
