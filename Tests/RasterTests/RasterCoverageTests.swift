@@ -224,6 +224,23 @@ import Darwin
         #expect(row(242).contains { $0 > 0 } && row(244).contains(255), "the miter's tip beyond the vertex is drawn: \(row(242)) \(row(244))")
     }
 
+    @Test func cellsGivenBackDrawTheSameAfterwards() {
+        // A large shape first, so the cells span most of the canvas, then the
+        // memory given back: the shapes drawn after must not see old coverage.
+        let fresh = PixelBuffer(width: 640, height: 480)
+        drawShapes(on: Canvas(target: fresh))
+        let reused = PixelBuffer(width: 640, height: 480)
+        let canvas = Canvas(target: reused)
+        var large = Path(); large.addCircle(center: Point(320, 240), radius: 230)
+        canvas.fill(large, with: .solid(.white))
+        canvas.releaseUnusedMemory()
+        reused.fill(0)
+        drawShapes(on: canvas)
+        var differing = 0
+        for y in 0..<480 { for x in 0..<640 where fresh[x, y] != reused[x, y] { differing += 1 } }
+        #expect(differing == 0, "\(differing) pixels differ after the cells were given back")
+    }
+
     func expectTight(_ damage: IntRect, around drawn: IntRect, _ what: String) {
         #expect(damage.contains(drawn) && IntRect(x: drawn.x, y: drawn.y, width: drawn.width + 2, height: drawn.height).contains(damage),
                 "\(what): damage \(damage) for \(drawn)")
