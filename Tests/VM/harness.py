@@ -74,13 +74,20 @@ class VM:
             "-kernel", kernel, "-initrd", initrd, "-append", append,
             "-qmp", f"unix:{self.qmp_path},server=on,wait=off",
         ], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        self.ctl = self._connect(self.ctl_path)
-        self.buffer = b""
-        self._read_until(b"init: ready\n", 120)
-        self.qmp = self._connect(self.qmp_path)
-        self.qmp_file = self.qmp.makefile("rwb")
-        json.loads(self.qmp_file.readline())
-        self.command("qmp_capabilities")
+        try:
+            self.ctl = self._connect(self.ctl_path)
+            self.buffer = b""
+            self._read_until(b"init: ready\n", 120)
+            self.qmp = self._connect(self.qmp_path)
+            self.qmp_file = self.qmp.makefile("rwb")
+            json.loads(self.qmp_file.readline())
+            self.command("qmp_capabilities")
+        except BaseException:
+            # A guest that never came up must not outlive the test.
+            self.proc.kill()
+            self.proc.wait()
+            shutil.rmtree(self.dir, ignore_errors=True)
+            raise
 
     def _connect(self, path, timeout=30):
         deadline = time.time() + timeout
