@@ -74,7 +74,7 @@ enum RadarKioskCommand {
         let width = commands.map(\.name.count).max() ?? 0
         for c in commands { lines.append("  " + c.name.padding(to: width + 2) + c.summary) }
         lines.append("")
-        lines.append("'radar-kiosk COMMAND --help' describes a command's flags.")
+        lines.append("'radar-kiosk COMMAND --help' describes a command's flags; 'radar-kiosk --version' names the release.")
         return lines.joined(separator: "\n")
     }
 
@@ -86,6 +86,10 @@ enum RadarKioskCommand {
         }
         if name == "--help" || name == "-h" || name == "help" {
             print(topLevelHelp)
+            return 0
+        }
+        if name == "--version" {
+            print("radar-kiosk \(RadarKioskVersion.string)")
             return 0
         }
         guard let spec = commands.first(where: { $0.name == name }) else {

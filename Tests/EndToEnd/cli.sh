@@ -28,6 +28,10 @@ run() { # captures status, stdout, stderr of the kiosk
 
 run --help
 check "--help exits 0 and lists every command" bash -c "[ $status = 0 ] && grep -q 'reference-frame' '$work/out' && grep -q 'contact-sheet' '$work/out'"
+run --version
+released=$(sed -n '1s/^radar-kiosk (\([^)]*\)).*/\1/p' "$here/../../Packaging/debian/changelog")
+check "--version names the release of Packaging/debian/changelog ($released)" \
+    bash -c "[ $status = 0 ] && [ -n '$released' ] && [ \"\$(cat '$work/out')\" = 'radar-kiosk $released' ]"
 for c in run outputs check-config render scenes contact-sheet reference-frame bench audit; do
     run "$c" --help
     check "$c --help" bash -c "[ $status = 0 ] && grep -q '^usage: radar-kiosk $c' '$work/out'"
