@@ -120,11 +120,7 @@ public final class KioskRenderer: TextMeasuring {
         let fonts = dialFonts(item, minimumTextSize: minimumTextSize)
         // In the order a whole frame draws them.
         for i in 0..<7 where redrawn & (1 << i) != 0 {
-            if i < 4 {
-                dial.drawCompassLabel(i, parameters, font: fonts.compass, text: text, in: canvas)
-            } else {
-                dial.drawRangeLabel(i - 4, parameters, font: fonts.range, text: text, in: canvas)
-            }
+            drawDialLabel(i, parameters, fonts: fonts, in: canvas)
         }
         canvas.opacity = 1
         canvas.resetDamage()
@@ -176,16 +172,21 @@ public final class KioskRenderer: TextMeasuring {
         var damage = canvas.damage
         for i in 0..<7 {
             canvas.resetDamage()
-            if i < 4 {
-                dial.drawCompassLabel(i, p, font: fonts.compass, text: text, in: canvas)
-            } else {
-                dial.drawRangeLabel(i - 4, p, font: fonts.range, text: text, in: canvas)
-            }
+            drawDialLabel(i, p, fonts: fonts, in: canvas)
             sweepCache.labels[i] = canvas.damage
             damage = damage.union(canvas.damage)
         }
         canvas.resetDamage()
         canvas.includeDamage(damage)
+    }
+
+    /// Label `i` of the dial's seven drawn over the sweep: N, E, S, W, then the three ranges.
+    private func drawDialLabel(_ i: Int, _ p: DialPainter.Parameters, fonts: (compass: Font, range: Font), in canvas: Canvas) {
+        if i < 4 {
+            dial.drawCompassLabel(i, p, font: fonts.compass, text: text, in: canvas)
+        } else {
+            dial.drawRangeLabel(i - 4, p, font: fonts.range, text: text, in: canvas)
+        }
     }
 
     /// The dial drawn last in this frame: its markers are placed on it.

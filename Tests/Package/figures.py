@@ -24,7 +24,7 @@ def resident_kib(pid):
 
 
 def one_start(prefix, binary, size, settle):
-    """Seconds from exec to the first frame, and the resident memory `settle` s later."""
+    """Seconds from exec to the first frame, and the resident memory once it is steady."""
     command = prefix + ["sh", "-c", f": > /tmp/figures.conf; exec {binary} run --config /tmp/figures.conf "
                         f"--display headless --size {size} --refresh 60"]
     started = time.monotonic()
@@ -35,7 +35,15 @@ def one_start(prefix, binary, size, settle):
         if "first frame on" in line:
             first = time.monotonic() - started
             break
-    time.sleep(settle)
+    # Until the resident size holds still (the sweep's cache taken, its cells
+    # given back), sampled 0.25 s apart, for at most `settle` seconds.
+    rss, deadline = resident_kib(process.pid), time.monotonic() + settle
+    while time.monotonic() < deadline:
+        time.sleep(0.25)
+        now = resident_kib(process.pid)
+        if abs(now - rss) < 64:
+            break
+        rss = now
     rss = resident_kib(process.pid)
     process.terminate()
     process.wait(10)
@@ -52,7 +60,7 @@ def main():
     for size in ["800x480", "1920x1080"]:
         starts, memory = [], []
         for _ in range(args.runs):
-            first, rss = one_start(prefix, args.binary, size, settle=2.0)
+            first, rss = one_start(prefix, args.binary, size, settle=10.0)
             if first is not None:
                 starts.append(first * 1000)
             memory.append(rss / 1024)
