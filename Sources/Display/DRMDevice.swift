@@ -154,4 +154,22 @@ public final class DRMDevice {
     public func setPlaneProperty(plane: UInt32, property: UInt32, value: UInt64) -> Bool {
         drmModeObjectSetProperty(fd, plane, UInt32(DRM_MODE_OBJECT_PLANE), property, value) == 0
     }
+
+    /// The id of a connector's property by name ("DPMS"), if the driver has it.
+    public func connectorProperty(_ connector: UInt32, named wanted: String) -> UInt32? {
+        guard let properties = drmModeObjectGetProperties(fd, connector, UInt32(DRM_MODE_OBJECT_CONNECTOR)) else { return nil }
+        defer { drmModeFreeObjectProperties(properties) }
+        for p in 0..<Int(properties.pointee.count_props) {
+            guard let property = drmModeGetProperty(fd, properties.pointee.props[p]) else { continue }
+            defer { drmModeFreeProperty(property) }
+            let name = withUnsafeBytes(of: property.pointee.name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            if name == wanted { return property.pointee.prop_id }
+        }
+        return nil
+    }
+
+    /// Sets a connector's property; false when the driver refuses the value.
+    public func setConnectorProperty(connector: UInt32, property: UInt32, value: UInt64) -> Bool {
+        drmModeObjectSetProperty(fd, connector, UInt32(DRM_MODE_OBJECT_CONNECTOR), property, value) == 0
+    }
 }

@@ -186,7 +186,7 @@ public final class DRMDisplay: Presenter {
                              stale: IntRect(x: 0, y: 0, width: frame.width, height: frame.height))
     }
 
-    public var isReadyToPresent: Bool { isConnected && ownsDisplay && !flipPending }
+    public var isReadyToPresent: Bool { isConnected && ownsDisplay && !flipPending && isScreenOn }
     public var pacesWithTimer: Bool { completesFlipsImmediately }
     public var eventDescriptor: Int32? { flipPending ? device.fd : nil }
 
@@ -208,6 +208,37 @@ public final class DRMDisplay: Presenter {
     public private(set) var isConnected = true
     /// False while another VT is in front: the display is not ours then.
     public private(set) var ownsDisplay = true
+    /// False while blanked: the CRTC is off (DPMS off, or disabled where the
+    /// connector has no DPMS), the buffers and DRM master kept.
+    public private(set) var isScreenOn = true
+    /// Woken, the CRTC still off: the next present brings the buffer it holds
+    /// up to date and then lights it, so no stale or black picture shows.
+    private var wakePending = false
+    private lazy var dpmsProperty = device.connectorProperty(connector.id, named: "DPMS")
+    private static let dpmsOn: UInt64 = 0, dpmsOff: UInt64 = 3
+
+    public func setScreenOn(_ on: Bool) throws {
+        guard on != isScreenOn else { return }
+        isScreenOn = on
+        if on {
+            wakePending = modeSet
+            return
+        }
+        wakePending = false
+        waitForPendingFlip()
+        guard isConnected && ownsDisplay else { return }
+        // Before the first modeset the console lights the output: switched off too.
+        if modeSet, let dpms = dpmsProperty, device.setConnectorProperty(connector: connector.id, property: dpms, value: Self.dpmsOff) { return }
+        try switchCRTCOff()
+    }
+
+    /// Disables the CRTC; the next present modesets again.
+    private func switchCRTCOff() throws {
+        modeSet = false
+        guard drmModeSetCrtc(device.fd, crtcID, 0, 0, 0, nil, 0, nil) == 0 else {
+            throw DisplayError("\(connector.name): switching the CRTC off failed (\(SystemError.lastReason))")
+        }
+    }
 
     /// Switches VTs cooperatively: the kernel sends `signal` before leaving
     /// this VT and after coming back; `handleSwitchSignal` answers it.
@@ -226,6 +257,8 @@ public final class DRMDisplay: Presenter {
             modeSet = false
             flipPending = false
             for i in buffers.indices { buffers[i].stale = frame.bounds }
+            // The console lit the output while it was in front: dark again until woken.
+            if !isScreenOn { try? switchCRTCOff() }
             return .reacquired
         }
         ownsDisplay = false
@@ -245,9 +278,7 @@ public final class DRMDisplay: Presenter {
         isConnected = connected
         modeSet = false
         if !connected {
-            if drmModeSetCrtc(device.fd, crtcID, 0, 0, 0, nil, 0, nil) != 0 {
-                Log.line("radar-kiosk: switching \(connector.name) off failed: \(SystemError.lastReason)")
-            }
+            do { try switchCRTCOff() } catch { Log.line("radar-kiosk: \(error)") }
             flipPending = false
             return .disconnected
         }
@@ -260,7 +291,8 @@ public final class DRMDisplay: Presenter {
     public func present(damage: IntRect, at time: Double) throws -> Double {
         precondition(!flipPending, "present while a flip is pending")
         for i in buffers.indices { buffers[i].stale = buffers[i].stale.union(damage.intersection(frame.bounds)) }
-        let back = modeSet ? 1 - front : front
+        // Waking, the blanked CRTC still holds the front buffer: that one is brought up to date.
+        let back = modeSet && !wakePending ? 1 - front : front
         let region = buffers[back].stale
         // Whole frame rows: upright, one contiguous run per buffer row into write-combined memory.
         let copied = region.isEmpty ? region : IntRect(x: 0, y: region.y, width: frame.width, height: region.height)
@@ -270,29 +302,54 @@ public final class DRMDisplay: Presenter {
             buffers[back].stale = .empty
         }
         if !modeSet {
-            var connectorID = connector.id
-            var info = mode.info
-            guard drmModeSetCrtc(device.fd, crtcID, buffers[back].framebuffer, 0, 0, &connectorID, 1, &info) == 0 else {
-                throw DisplayError("\(connector.name): modeset failed (\(SystemError.lastReason))")
-            }
-            // Set after every modeset: whoever held the display in between (the console) may have reset it.
-            if let plane = planeRotation, !device.setPlaneProperty(plane: plane.planeID, property: plane.propertyID, value: 1 << 2) {
-                Log.line("radar-kiosk: \(connector.name): the plane refused a half turn (\(SystemError.lastReason))")
-            }
-            modeSet = true
-            front = back
+            try modeset(showing: back)
             return time
         }
         // Drivers that scan out of shadow memory need to be told what changed.
         var clip = drm_clip_rect(x1: UInt16(max(changed.x, 0)), y1: UInt16(max(changed.y, 0)),
                                  x2: UInt16(min(changed.maxX, mode.width)), y2: UInt16(min(changed.maxY, mode.height)))
         if !region.isEmpty { _ = drmModeDirtyFB(device.fd, buffers[back].framebuffer, &clip, 1) }
+        if wakePending {
+            wakePending = false
+            if let dpms = dpmsProperty, device.setConnectorProperty(connector: connector.id, property: dpms, value: Self.dpmsOn) {
+                return time
+            }
+            try modeset(showing: back)
+            return time
+        }
         guard drmModePageFlip(device.fd, crtcID, buffers[back].framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), flipTimestamp) == 0 else {
             throw DisplayError("\(connector.name): page flip failed (\(SystemError.lastReason))")
         }
         flipPending = true
         front = back
         return time + 1 / refreshRate
+    }
+
+    /// Sets the mode with buffer `index` on the CRTC (lighting it).
+    private func modeset(showing index: Int) throws {
+        var connectorID = connector.id
+        var info = mode.info
+        guard drmModeSetCrtc(device.fd, crtcID, buffers[index].framebuffer, 0, 0, &connectorID, 1, &info) == 0 else {
+            throw DisplayError("\(connector.name): modeset failed (\(SystemError.lastReason))")
+        }
+        // Set after every modeset: whoever held the display in between (the console) may have reset it.
+        if let plane = planeRotation, !device.setPlaneProperty(plane: plane.planeID, property: plane.propertyID, value: 1 << 2) {
+            Log.line("radar-kiosk: \(connector.name): the plane refused a half turn (\(SystemError.lastReason))")
+        }
+        modeSet = true
+        wakePending = false
+        front = index
+    }
+
+    /// Waits for a pending flip to complete (a few frames at most), then forgets it.
+    private func waitForPendingFlip() {
+        var waited = 0
+        while flipPending && waited < 10 {
+            var pending = pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)
+            if poll(&pending, 1, 50) > 0 { _ = completeFlip() }
+            waited += 1
+        }
+        flipPending = false
     }
 
     /// Reads flip events from the device (call when its descriptor is readable).
@@ -320,13 +377,7 @@ public final class DRMDisplay: Presenter {
     /// framebuffers it refers to must not go while the controller may scan
     /// them out, and a modeset during a flip can fail with EBUSY.
     public func restore() {
-        var waited = 0
-        while flipPending && waited < 10 {
-            var pending = pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)
-            if poll(&pending, 1, 50) > 0 { _ = completeFlip() }
-            waited += 1
-        }
-        flipPending = false
+        waitForPendingFlip()
         if let plane = planeRotation {
             _ = device.setPlaneProperty(plane: plane.planeID, property: plane.propertyID, value: 1)   // DRM_MODE_ROTATE_0
         }

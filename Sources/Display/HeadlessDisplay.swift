@@ -27,8 +27,10 @@ public final class HeadlessDisplay: Presenter {
         return time
     }
 
-    // Always ready, paced by the caller's clock, with no events of its own.
-    public var isReadyToPresent: Bool { true }
+    // Ready unless blanked, paced by the caller's clock, with no events of its own.
+    public var isReadyToPresent: Bool { isScreenOn }
+    public private(set) var isScreenOn = true
+    public func setScreenOn(_ on: Bool) { isScreenOn = on }
     public var pacesWithTimer: Bool { true }
     public var eventDescriptor: Int32? { nil }
     public func handleEvents() {}

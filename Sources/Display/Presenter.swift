@@ -39,6 +39,11 @@ public protocol Presenter: AnyObject {
     func handleSwitchSignal() -> PresenterChange?
     /// Re-reads the output after a hotplug event.
     func reprobe() -> PresenterChange?
+    /// Whether the screen shows the picture; false while blanked.
+    var isScreenOn: Bool { get }
+    /// Blanks the screen (nothing is presented then) or wakes it: the first
+    /// present after waking shows a fresh picture, never the old or a black one.
+    func setScreenOn(_ on: Bool) throws
     /// One line on how frames were paced, for the summary at exit ("" if nothing to say).
     var pacingSummary: String { get }
     /// Gives the output back as it was found (the console), after any pending flip.

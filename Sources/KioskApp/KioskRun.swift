@@ -102,6 +102,13 @@ public enum KioskRun {
             loop.add(log)
             Log.line("radar-kiosk: logging overflights to \(path)")
         }
+        let screen = ScreenControl(tick: service.loop.tick, schedule: config.night, station: config.station ?? interpreter.map { $0.selector.settings.station },
+                                   backlight: backlight(config.backlight))
+        controller.screen = config.screen
+        service.screen = screen
+        loop.add(screen)
+        if let night = config.night { Log.line("radar-kiosk: night from \(night.from) until \(night.until): screen \(config.screen.nightAction == .dim ? "dimmed" : "off")") }
+        if config.screen.overheadOnly { Log.line("radar-kiosk: the screen is on only while an aircraft is shown (and \(Int(config.screen.lingerSeconds)) s after)") }
         if let interval = notifier.watchdogInterval { loop.add(WatchdogSource(notifier, interval: interval)) }
         if !script.isEmpty { loop.add(ScriptSource(script)) }
         if isatty(0) == 0 { loop.add(StandardInputSource()) }
@@ -167,6 +174,26 @@ public enum KioskRun {
         try service.run()
         if let taken = service.presenter, taken !== presenter { taken.restore() }
         return 0
+    }
+
+    /// The backlight asked for; one that cannot be read is a log line (dimming then darkens the picture).
+    static func backlight(_ choice: BacklightChoice) -> Backlight? {
+        switch choice {
+        case .none: return nil
+        case .auto:
+            let found = Backlight.first()
+            if let found { Log.line("radar-kiosk: backlight \(found.directory) (0...\(found.maximum))") }
+            return found
+        case let .directory(path):
+            do {
+                let found = try Backlight(directory: path)
+                Log.line("radar-kiosk: backlight \(found.directory) (0...\(found.maximum))")
+                return found
+            } catch {
+                Log.line("radar-kiosk: \(error); dimming darkens the picture instead")
+                return nil
+            }
+        }
     }
 
     /// The feed's interpretation: overhead settings, routes and names.

@@ -25,6 +25,8 @@ final class KioskService {
     var overflightLog: OverflightLog?
     /// An output line driven active while an alert shows, when configured.
     var alertLine: GPIOLine?
+    /// Blanks, lights and dims the display as the controller decides.
+    var screen: ScreenControl?
     private var alertDriven = false
     let screenshots: ScreenshotWriter
     private let output = StandardOutputReplies()
@@ -48,8 +50,20 @@ final class KioskService {
         let cpuStart = MonotonicClock.processCPUTime()
         defer {
             if alertDriven { try? alertLine?.setActive(false) }
+            screen?.restore()
             overflightLog?.close()
             logSummary(cpu: MonotonicClock.processCPUTime() - cpuStart)
+        }
+        // Dark from the start at night or with nothing overhead: no frame flashes
+        // first, and systemd hears READY now, as no frame will say it.
+        if let screen {
+            let now = loop.now
+            for event in screen.service(now: now) { _ = dispatch(event, at: now) }
+            screen.apply(at: now)
+            if presenter?.isScreenOn == false {
+                Log.line("radar-kiosk: running on \(presenter?.name ?? ""), screen off")
+                notifier.send("READY=1\n" + ServiceNotifier.status(status + ", screen off"))
+            }
         }
         try loop.run()
     }
@@ -71,6 +85,7 @@ final class KioskService {
         var response = controller.handle(event, at: time)
         overflightLog?.observe(controller.state, now: time)
         driveAlertLine()
+        screen?.apply(at: time)
         let client: CommandClient
         switch event {
         case let .commandLine(_, sender), let .screenshotWritten(_, sender): client = sender
@@ -144,6 +159,8 @@ final class KioskService {
             let fresh = try reread()
             if let feed = controller.feed, let station = fresh.station { feed.selector.settings = fresh.selectorSettings(station: station) }
             controller.keyMap = fresh.keyMap
+            controller.screen.adoptSettings(from: fresh.screen)
+            screen?.schedule = fresh.night
             var later: [String] = []
             for key in ConfigurationKey.all where !key.appliesLive && !fresh.agrees(with: configuration, on: key.name) {
                 later.append(key.name)

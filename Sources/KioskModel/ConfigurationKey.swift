@@ -1,3 +1,4 @@
+import SystemIO
 import Display
 import Feed
 import Input
@@ -133,6 +134,32 @@ public struct ConfigurationKey: Sendable {
         .init("alerts.gpio_active_low", "yes|no", "no", "the alert line is active when low") {
             $0.alertGPIOActiveLow = try yesNo($1, "alerts.gpio_active_low")
         },
+        .init("night.from", "HH:MM|sunset[+-N(m|h)]|sunrise[+-N(m|h)]", "none", live: true,
+              "when the night begins each day (sunrise and sunset are the station's)") {
+            $0.nightFrom = try clockTime($1, "night.from")
+        },
+        .init("night.until", "HH:MM|sunrise[+-N(m|h)]|sunset[+-N(m|h)]", "none", live: true, "when the night ends (the next day when earlier than night.from)") {
+            $0.nightUntil = try clockTime($1, "night.until")
+        },
+        .init("night.screen", "off|dim", "off", live: true, "at night the screen is off (a wake key, line or command shows it for screen.linger_s), or dimmed") {
+            $0.screen.nightAction = try choice($1, "night.screen")
+        },
+        .init("night.brightness", "PERCENT", "30", live: true, "the brightness at night with night.screen = dim") {
+            $0.screen.nightBrightness = try number($1.hasSuffix("%") ? String($1.dropLast()) : $1, "night.brightness", 1...100) / 100
+        },
+        .init("screen.overhead_only", "yes|no", "no", live: true, "the screen is off unless an aircraft is shown (and screen.linger_s after it)") {
+            $0.screen.overheadOnly = try yesNo($1, "screen.overhead_only")
+        },
+        .init("screen.linger_s", "SECONDS", "60", live: true, "how long the screen stays on after an aircraft, or after a wake") {
+            $0.screen.lingerSeconds = try number($1, "screen.linger_s", 0...86_400)
+        },
+        .init("backlight", "auto|none|DIR", "auto", "the panel's backlight (auto: the first in /sys/class/backlight); without one, dimming darkens the picture") {
+            switch $1 {
+            case "auto": $0.backlight = .auto
+            case "none": $0.backlight = .none
+            default: $0.backlight = .directory(try nonEmpty($1, "backlight"))
+            }
+        },
         .init("units.altitude", "ft|m", "ft", "altitude on the card in feet or metres") {
             $0.units.altitude = try choice($1, "units.altitude")
         },
@@ -193,6 +220,13 @@ public struct ConfigurationKey: Sendable {
             throw ConfigurationError("\(key): expected a number in \(range.lowerBound.clean)...\(range.upperBound.clean), not '\(value)'")
         }
         return v
+    }
+
+    static func clockTime(_ value: String, _ key: String) throws -> ClockTime {
+        guard let time = ClockTime(parsing: value) else {
+            throw ConfigurationError("\(key): expected HH:MM, sunrise or sunset with an offset like sunset+30m or sunrise-1h, not '\(ExternalText.oneLine(value, maximumBytes: 40))'")
+        }
+        return time
     }
 
     static func yesNo(_ value: String, _ key: String) throws -> Bool {

@@ -5,6 +5,11 @@ public enum KioskCommand: Equatable, Sendable {
     case set(KioskState)
     case get
     case screenshot(path: String)
+    /// Forces the screen on or off, or gives it back to the schedule; optionally sets
+    /// the daytime brightness (0...1).
+    case screen(ScreenOverride?, brightness: Double?)
+    /// Switches the screen on for the linger time.
+    case wake
 
     /// Parses one JSON line; the error says what is wrong in one line.
     public static func parse(_ line: String) throws -> KioskCommand {
@@ -17,7 +22,7 @@ public enum KioskCommand: Equatable, Sendable {
 
     public static func parse(_ json: JSONValue, allowing extra: Set<String> = []) throws -> KioskCommand {
         guard let o = json.objectValue else { throw CommandError("a command is a JSON object") }
-        guard let name = o["cmd"]?.stringValue else { throw CommandError("missing \"cmd\" (set, get or screenshot)") }
+        guard let name = o["cmd"]?.stringValue else { throw CommandError("missing \"cmd\" (set, get, screenshot, screen or wake)") }
         func onlyKeys(_ keys: Set<String>) throws {
             for key in o.keys where !keys.contains(key) && !extra.contains(key) {
                 throw CommandError("\(name): unknown field \"\(key)\"")
@@ -37,8 +42,29 @@ public enum KioskCommand: Equatable, Sendable {
             try onlyKeys(["cmd", "path"])
             guard let path = o["path"]?.stringValue, !path.isEmpty else { throw CommandError("screenshot: missing \"path\"") }
             return .screenshot(path: path)
+        case "screen":
+            try onlyKeys(["cmd", "power", "brightness"])
+            var power: ScreenOverride?
+            if let value = o["power"] {
+                guard let text = value.stringValue, let p = ScreenOverride(rawValue: text) else {
+                    throw CommandError("screen: \"power\" is \"on\", \"off\" or \"auto\"")
+                }
+                power = p
+            }
+            var brightness: Double?
+            if let value = o["brightness"] {
+                guard let percent = value.doubleValue, percent.isFinite, (1...100).contains(percent) else {
+                    throw CommandError("screen: \"brightness\" is a percentage from 1 to 100")
+                }
+                brightness = percent / 100
+            }
+            guard power != nil || brightness != nil else { throw CommandError("screen: needs \"power\" or \"brightness\"") }
+            return .screen(power, brightness: brightness)
+        case "wake":
+            try onlyKeys(["cmd"])
+            return .wake
         default:
-            throw CommandError("unknown command \"\(name)\" (expected set, get or screenshot)")
+            throw CommandError("unknown command \"\(name)\" (expected set, get, screenshot, screen or wake)")
         }
     }
 
@@ -49,9 +75,11 @@ public enum KioskCommand: Equatable, Sendable {
 
     public static let okReply = JSONValue.object(["ok": .bool(true)]).serialized
 
-    /// `{"ok":true,"state":{...},"animating":false}`
-    public static func stateReply(_ state: KioskState, animating: Bool) -> String {
-        JSONValue.object(["ok": .bool(true), "state": state.json, "animating": .bool(animating)]).serialized
+    /// `{"ok":true,"state":{...},"animating":false,"screen":"on"}`
+    public static func stateReply(_ state: KioskState, animating: Bool, screen: ScreenPower) -> String {
+        var screenJSON: [String: JSONValue] = ["power": .string(screen.isOn ? "on" : "off")]
+        if case let .on(brightness) = screen { screenJSON["brightness"] = .number((brightness * 100).rounded()) }
+        return JSONValue.object(["ok": .bool(true), "state": state.json, "animating": .bool(animating), "screen": .object(screenJSON)]).serialized
     }
 }
 

@@ -7,6 +7,8 @@ import SystemIO
 /// What the kiosk does with a key.
 public enum KeyAction: String, Sendable, CaseIterable {
     case toggle, overflight, standby, next, quit
+    /// Switches the screen on for a while (night, or "on only while overhead").
+    case wake
 }
 
 /// Where the kiosk shows its picture.
@@ -42,6 +44,16 @@ public enum OverflightLogChoice: Equatable, Sendable {
         case .auto: return stateDirectory.flatMap { $0.isEmpty ? nil : $0.split(separator: ":").first.map { $0 + "/overflights.jsonl" } }
         }
     }
+}
+
+/// Which backlight the kiosk drives.
+public enum BacklightChoice: Equatable, Sendable {
+    /// The first in /sys/class/backlight, if any.
+    case auto
+    /// None: dimming darkens the picture.
+    case none
+    /// This sysfs backlight directory.
+    case directory(String)
 }
 
 /// Where the card's routes, airline names and aircraft types come from.
@@ -98,10 +110,15 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var alertGPIOLine: String?
     public var alertGPIOActiveLow = false
     public var overflightLog = OverflightLogChoice.auto
+    public var nightFrom: ClockTime?
+    public var nightUntil: ClockTime?
+    /// The screen's settings (night action and brightness, on only while overhead, linger).
+    public var screen = ScreenPolicy()
+    public var backlight = BacklightChoice.auto
     public var keyboard = KeyboardChoice.auto
     public var keyboardGrab = true
     /// Key name (lower case) → action.
-    public var keys: [String: KeyAction] = ["space": .toggle, "o": .overflight, "s": .standby, "n": .next, "q": .quit]
+    public var keys: [String: KeyAction] = ["space": .toggle, "o": .overflight, "s": .standby, "n": .next, "q": .quit, "w": .wake]
     public var screenshotDirectory = "/run/radar-kiosk"
     public var gpioLine: String?
     public var gpioActiveLow = false
@@ -138,6 +155,12 @@ public struct KioskConfiguration: Equatable, Sendable {
             } catch {
                 problem("\(error)")
             }
+        }
+        if (c.nightFrom == nil) != (c.nightUntil == nil) {
+            problems.append("\(name): night.from and night.until go together (one is set without the other)")
+        }
+        if c.night?.usesSun == true && c.station == nil && c.feed == nil {
+            problems.append("\(name): night.from/night.until use the sun, which needs the station (station = LAT,LON)")
         }
         // A local aircraft.json has the receiver's position beside it (receiver.json); a network feed has not.
         switch c.feed {
@@ -181,6 +204,9 @@ public struct KioskConfiguration: Equatable, Sendable {
         holdSeconds = fresh.holdSeconds
         ignore = fresh.ignore
         keys = fresh.keys
+        nightFrom = fresh.nightFrom
+        nightUntil = fresh.nightUntil
+        screen = fresh.screen
         screenshotDirectory = fresh.screenshotDirectory
         for key in ConfigurationKey.all where key.appliesLive { givenValues[key.name] = fresh.givenValues[key.name] }
     }
@@ -190,6 +216,12 @@ public struct KioskConfiguration: Equatable, Sendable {
         var copy = self
         copy.givenValues = [:]
         return copy
+    }
+
+    /// The night, when both ends are set.
+    public var night: NightSchedule? {
+        guard let nightFrom, let nightUntil else { return nil }
+        return NightSchedule(from: nightFrom, until: nightUntil)
     }
 
     /// Key code → action, one action per key.

@@ -31,6 +31,9 @@ public final class KioskController {
     /// The live feed's interpretation, when there is a feed.
     public var feed: FeedInterpreter?
     private var lastKeyAction = -Double.infinity
+    /// Whether the screen is on, and how bright: the schedule, "on only while
+    /// overhead", wakes and overrides.
+    public var screen = ScreenPolicy()
 
     /// Sweep speed: one turn every four seconds.
     public static let sweepDegreesPerSecond = 90.0
@@ -88,6 +91,9 @@ public final class KioskController {
             var log: [String] = []
             if let next = feed?.state(after: events, now: time, log: { log.append($0) }) { log += applyFromFeed(next, at: time) }
             return Response(log: log)
+        case let .night(night):
+            screen.setNight(night)
+            return Response(log: ["radar-kiosk: " + (night ? "night begins" : "night ends")])
         case .feedDeadline:
             var log: [String] = []
             if let next = feed?.reevaluate(now: time, log: { log.append($0) }) { log += applyFromFeed(next, at: time) }
@@ -111,6 +117,10 @@ public final class KioskController {
         if action == .quit {
             return keysMayQuit ? Response(log: ["radar-kiosk: quit (\(from) \(name))"], quit: true) : Response()
         }
+        if action == .wake {
+            screen.wake(at: time)
+            return Response(log: ["radar-kiosk: wake (\(from) \(name)): screen \(screenPower(at: time))"])
+        }
         guard time - lastKeyAction >= keyDebounce else { return Response() }
         lastKeyAction = time
         let next: KioskState
@@ -123,7 +133,7 @@ public final class KioskController {
             guard !around.isEmpty else { return Response(log: ["radar-kiosk: no other aircraft known (\(from) \(name))"]) }
             let current = around.firstIndex { $0.callsign == state.aircraft?.callsign }
             next = KioskState(mode: .overflight, aircraft: around[current.map { ($0 + 1) % around.count } ?? 0])
-        case .quit:
+        case .quit, .wake:
             return Response()
         }
         apply(next, at: time)
@@ -165,9 +175,16 @@ public final class KioskController {
             apply(newState, at: time)
             return Response(reply: KioskCommand.okReply)
         case .get:
-            return Response(reply: KioskCommand.stateReply(state, animating: isAnimating(at: time)))
+            return Response(reply: KioskCommand.stateReply(state, animating: isAnimating(at: time), screen: screenPower(at: time)))
         case let .screenshot(path):
             return Response(screenshotPath: path)
+        case let .screen(power, brightness):
+            if let power { screen.override = power }
+            if let brightness { screen.dayBrightness = brightness }
+            return Response(reply: KioskCommand.okReply, log: ["radar-kiosk: screen \(screen.override == .auto ? "by schedule" : "forced"): \(screenPower(at: time))"])
+        case .wake:
+            screen.wake(at: time)
+            return Response(reply: KioskCommand.okReply)
         }
     }
 
@@ -178,6 +195,7 @@ public final class KioskController {
     public func apply(_ newState: KioskState, at time: Double, animated: Bool = true) {
         guard newState != state else { return }
         let modeChanged = newState.mode != state.mode
+        if state.mode == .overflight && newState.mode != .overflight { screen.aircraftLeft(at: time) }
         if let a = newState.aircraft { shownAircraft = a }
         state = newState
         // The sweep runs again from the moment the face starts to turn back.
@@ -235,6 +253,11 @@ public final class KioskController {
     /// Whether the sweep's timeline runs (the loop keeps drawing while it does).
     public var isSweeping: Bool { !timeline.isPaused }
 
+    /// Asks for the whole picture to be drawn again (its brightness changed).
+    public func requestRepaint() {
+        needsFullFrame = true
+    }
+
     /// A frame was drawn: the repaint asked for is done.
     public func frameDrawn() {
         needsFullFrame = false
@@ -249,6 +272,11 @@ public final class KioskController {
 
     /// When the controller must hear from the loop though nothing arrives (a feed hold running out).
     public var deadline: Double? { feed?.deadline }
+
+    /// The screen's power at `time`: on while an aircraft is shown, else as the policy says.
+    public func screenPower(at time: Double) -> ScreenPower {
+        screen.power(overhead: state.mode == .overflight, at: time)
+    }
 
     /// "OVERFLIGHT BAW283", "STANDBY (Receiver unavailable — retrying)": for logs and systemctl status.
     public var statusLine: String {

@@ -14,6 +14,8 @@ public enum KioskEvent: Sendable {
     case commandLine(LineReader.Line, client: CommandClient)
     /// A parsed command from the autoplay script (its replies are logged).
     case scripted(KioskCommand)
+    /// The night schedule began or ended a night.
+    case night(Bool)
     /// What the feed produced.
     case feed([FeedEvent])
     /// The feed's hold deadline came: the choice is worked out again.

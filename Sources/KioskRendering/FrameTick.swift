@@ -27,6 +27,10 @@ public final class FrameTick {
         canvas = Canvas(target: buffer)
     }
 
+    /// Out of 256: below it, each frame's damage is darkened so (a panel
+    /// without a backlight, dimmed at night). Change it with a repaint.
+    public var dimLevel: UInt32 = 256
+
     /// The picture drawn last.
     public var frame: PixelBuffer { canvas.target }
 
@@ -49,6 +53,8 @@ public final class FrameTick {
     private func draw() {
         renderer.draw(controller.renderList, sweepBearing: controller.sweepBearing,
                       minimumTextSize: Float(controller.layout.minimumTextSize), unchanged: controller.renderListUnchanged, into: canvas)
+        // After the sweep cache took the dial: the cache stays at full brightness.
+        if dimLevel < 256 { canvas.target.darken(canvas.damage, level: dimLevel) }
         controller.frameDrawn()
     }
 

@@ -20,6 +20,19 @@ public enum WallClock {
         return (Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min))
     }
 
+    /// Seconds since the epoch of `minutes` after local midnight on a day
+    /// (mktime: summer time decided by the time zone).
+    public static func moment(year: Int, month: Int, day: Int, minutes: Int) -> Double {
+        var parts = tm()
+        parts.tm_year = Int32(year - 1900)
+        parts.tm_mon = Int32(month - 1)
+        parts.tm_mday = Int32(day)
+        parts.tm_hour = Int32(minutes / 60)
+        parts.tm_min = Int32(minutes % 60)
+        parts.tm_isdst = -1
+        return Double(mktime(&parts))
+    }
+
     /// "2026-12-01", the local day of `seconds`.
     public static func day(_ seconds: Double) -> String {
         let d = local(seconds)

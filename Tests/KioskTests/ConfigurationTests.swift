@@ -39,6 +39,13 @@ import Input
     units.speed = mph
     units.distance = km
     units.flight_levels_above = 6000
+    night.from = sunset+30m
+    night.until = 06:45
+    night.screen = dim
+    night.brightness = 20%
+    screen.overhead_only = yes
+    screen.linger_s = 90
+    backlight = /sys/class/backlight/10-0045
     keyboard = /dev/input/event3
     keyboard.grab = no
     screenshot_dir = /var/tmp
@@ -67,6 +74,9 @@ import Input
         #expect(c.keyboard == .device("/dev/input/event3") && !c.keyboardGrab && c.screenshotDirectory == "/var/tmp")
         #expect(c.keys["space"] == nil && c.keys["t"] == .toggle && c.keys["q"] == .quit)
         #expect(c.gpioLine == "GPIO17" && c.gpioActiveLow && c.gpioBias == .pullUp && c.gpioDebounceMilliseconds == 50)
+        #expect(c.night == NightSchedule(from: ClockTime(anchor: .sunset, offsetMinutes: 30), until: ClockTime(anchor: .midnight, offsetMinutes: 6 * 60 + 45)))
+        #expect(c.screen.nightAction == .dim && c.screen.nightBrightness == 0.2 && c.screen.overheadOnly && c.screen.lingerSeconds == 90)
+        #expect(c.backlight == .directory("/sys/class/backlight/10-0045"))
         let s = c.selectorSettings(station: c.station!)
         #expect(s.radiusNM == 2.5 && s.exitRadiusNM == 3 && s.ignore.contains("baw283"))
         // Every documented key appears in the test file.
@@ -87,7 +97,9 @@ import Input
         #expect(c.alerts.emergencies && !c.alerts.military && c.alertWatchList == nil && c.alerts.radiusNM == 10 && c.alerts.ceilingFeet == 45_000)
         #expect(c.keyboard == .auto && c.keyboardGrab && c.screenshotDirectory == "/run/radar-kiosk")
         #expect(c.gpioLine == nil && !c.gpioActiveLow && c.gpioBias == .asIs && c.gpioDebounceMilliseconds == 20)
-        #expect(c.keys == ["space": .toggle, "o": .overflight, "s": .standby, "n": .next, "q": .quit])
+        #expect(c.keys == ["space": .toggle, "o": .overflight, "s": .standby, "n": .next, "q": .quit, "w": .wake])
+        #expect(c.night == nil && c.screen == ScreenPolicy() && c.screen.nightAction == .off && c.screen.nightBrightness == 0.3
+                && !c.screen.overheadOnly && c.screen.lingerSeconds == 60 && c.backlight == .auto)
         // And the help text says the same for every key whose default is a value.
         for key in ConfigurationKey.all where !["none", "first connected", "preferred mode", "install prefix", "radius + 0.5"].contains(key.defaultValue) {
             var explicit = KioskConfiguration()
@@ -159,7 +171,7 @@ import Input
             "k.conf:7: expected KEY = VALUE, not 'just some words'",
             "k.conf:9: output is set again (first on line 8)",
             "k.conf:10: key.f13: unknown key 'f13' (a-z, 0-9, space, enter, escape, up, down, left, right)",
-            "k.conf:11: key.x: expected toggle, overflight, standby, next, quit or none, not 'explode'",
+            "k.conf:11: key.x: expected toggle, overflight, standby, next, quit, wake or none, not 'explode'",
             "k.conf:12: rotation: expected 0, 90, 180 or 270, not '45'",
             "k.conf:13: pixel_format: expected xrgb8888 or rgb565, not 'rgb888'",
         ])

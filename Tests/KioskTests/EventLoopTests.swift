@@ -33,6 +33,8 @@ final class FailingPresenter: Presenter {
     func handleSwitchSignal() -> PresenterChange? { nil }
     func reprobe() -> PresenterChange? { nil }
     var pacingSummary: String { "" }
+    var isScreenOn: Bool { true }
+    func setScreenOn(_ on: Bool) {}
     func restore() {}
 }
 

@@ -15,6 +15,7 @@ of this machine that draws the expected pictures.
 import argparse
 import json
 import os
+import re
 import shutil
 import socket
 import struct
@@ -65,8 +66,12 @@ class VM:
             append = "console=ttyAMA0 quiet loglevel=3 panic=-1 rkctl=/dev/hvc0"
         else:
             machine = ["qemu-system-x86_64", "-M", "pc", "-accel", "tcg", "-cpu", "max", "-m", "512", "-smp", "1"]
-            # A second display, bound only when the RGB565 test loads its driver.
+            # A second display, bound only when the RGB565 test loads its driver;
+            # a third, bound only for the screen-power test (init keeps drivers off
+            # it), whose screen goes black when its CRTC is switched off, as a
+            # monitor's does: bochs-display and cirrus keep their last picture.
             devices = display + ["-device", "cirrus-vga,id=video1", "-device", "qemu-xhci,id=xhci"]
+            devices += ["-device", f"secondary-vga,id=video2,addr=0x10,xres={width},yres={height},edid=on"]
             devices += console + control + ["-serial", "chardev:ctl"]
             append = "console=ttyS0,115200 quiet loglevel=3 panic=-1"
         self.proc = subprocess.Popen(machine + [
@@ -592,6 +597,7 @@ class Tests:
         self.display_after_headless_start(want)
         self.vblank_pacing()
         self.rgb565()
+        self.screen_power()
         self.display_failure_after_start()
         return self.failed == 0
 
@@ -628,6 +634,80 @@ class Tests:
         self.check("aarch64: a key on the USB keyboard changes the state on the screen", "state OVERFLIGHT (key o)" in log and mean < 1.0
                    and "exit=0" in log, f"(vs the headless rendering {mean:.3f}, after {waited:.1f} s) "
                    + next((l for l in log.splitlines() if "keyboard" in l), ""))
+
+    def crtc_active(self, card):
+        """The kernel's own word on a card's CRTC (debugfs dri/N/state): "1", "0", or None."""
+        state = self.vm.sh(f"cat /sys/kernel/debug/dri/{card}/state")[1]
+        m = re.search(r"crtc\[\d+\]: crtc-0\s+enable=\d\s+active=(\d)", state)
+        return m.group(1) if m else None
+
+    def start_dark_kiosk(self, args):
+        """Starts the kiosk where it begins with the screen off (no first frame to wait for)."""
+        self.vm.sh("rm -f /tmp/kiosk.log")
+        self.vm.sh(f"(radar-kiosk run {args} > /tmp/kiosk.log 2>&1; echo exit=$? >> /tmp/kiosk.log) &")
+        ok, _ = self.wait_until(lambda: "screen off" in self.kiosk_log() or "exit=" in self.kiosk_log(), 60)
+        if "exit=" in self.kiosk_log():
+            raise RuntimeError("the kiosk stopped:\n" + self.kiosk_log())
+
+    def screen_power(self):
+        """Night and "on only while overhead": the CRTC switched off (the kernel's
+        state says inactive, the screen is black) and on again, by the clock, a key
+        and a GPIO line; the picture after waking is the headless rendering."""
+        dev = "/sys/bus/pci/devices/0000:00:10.0"
+        self.vm.sh(f"echo bochs-drm > {dev}/driver_override; echo 0000:00:10.0 > /sys/bus/pci/drivers/bochs-drm/bind")
+        card, _ = self.wait_until(lambda: self.vm.sh(f"ls {dev}/drm 2>/dev/null | grep card")[1].strip(), 10)
+        if not card:
+            self.check("the blanking display binds for the screen-power test", False, self.vm.sh(f"ls -l {dev}/")[1])
+            return
+        try:
+            self.screen_power_on(card)
+        finally:
+            self.vm.sh(f"echo 0000:00:10.0 > /sys/bus/pci/drivers/bochs-drm/unbind; echo none > {dev}/driver_override")
+
+    def screen_power_on(self, card):
+        number = card.replace("card", "")
+        # The schedule: the clock runs into the night, then is set to the morning (as NTP would).
+        self.vm.sh("date -s '2026-06-21 21:59:57'")
+        self.vm.sh(f"printf 'display = drm\\noutput = /dev/dri/{card}\\nnight.from = 22:00\\nnight.until = 06:00\\n' > /tmp/night.conf")
+        self.start_kiosk("--config /tmp/night.conf")
+        lit = self.crtc_active(number)
+        dark, waited = self.wait_until(lambda: "screen off" in self.kiosk_log() and self.crtc_active(number) == "0", 30)
+        def level():
+            _, _, screen = self.vm.screendump(device="video2")
+            return sum(screen) / max(len(screen), 1)
+        self.wait_until(lambda: level() < 1.0, 10)
+        black = level()
+        self.vm.sh("date -s '2026-06-22 06:00:01'")
+        morning, woke = self.wait_until(lambda: "night ends" in self.kiosk_log() and self.crtc_active(number) == "1", 30)
+        log = self.stop_kiosk("TERM")
+        self.check("night.from blanks the screen (the CRTC inactive, the screen black) and the morning lights it",
+                   lit == "1" and dark and black < 1.0 and morning and "night begins" in log and "exit=0" in log,
+                   f"(active before {lit}, dark after {waited:.1f} s, mean level {black:.2f}, lit {woke:.1f} s after the clock was set)")
+
+        # On only while overhead: dark from the start; a key, then the line, light it; it lingers 2 s after.
+        sim = "/sys/devices/platform/$(cat /sys/kernel/config/gpio-sim/kiosk/dev_name)/$(cat /sys/kernel/config/gpio-sim/kiosk/bank0/chip_name)/sim_gpio3/pull"
+        self.vm.sh(f"echo pull-down > {sim}")
+        self.vm.sh(f"printf 'display = drm\\noutput = /dev/dri/{card}\\nscreen.overhead_only = yes\\nscreen.linger_s = 2\\ngpio.line = OVERHEAD\\n' > /tmp/overhead.conf")
+        self.start_dark_kiosk("--config /tmp/overhead.conf")
+        self.wait_until(lambda: "keyboard AT Translated" in self.kiosk_log(), 30)
+        start_dark = self.crtc_active(number) == "0" and "first frame" not in self.kiosk_log()
+        self.vm.command("send-key", keys=[{"type": "qcode", "data": "o"}])
+        keyed, _ = self.wait_until(lambda: "screen on" in self.kiosk_log() and self.crtc_active(number) == "1", 30)
+        mean, settled = self.wait_for_screen(self.rendering(UNKNOWN_OVERHEAD, 800, 480), device="video2")
+        self.vm.command("send-key", keys=[{"type": "qcode", "data": "s"}])
+        def said(what):
+            return self.kiosk_log().splitlines().count("radar-kiosk: screen " + what)
+        key_off, _ = self.wait_until(lambda: said("off") == 2 and self.crtc_active(number) == "0", 30)
+        self.vm.sh(f"echo pull-up > {sim}")
+        line_on, _ = self.wait_until(lambda: said("on") == 2 and self.crtc_active(number) == "1", 30)
+        self.vm.sh(f"echo pull-down > {sim}")
+        line_off, _ = self.wait_until(lambda: said("off") == 3 and self.crtc_active(number) == "0", 30)
+        log = self.stop_kiosk("TERM")
+        self.check("screen.overhead_only: dark from the start, lit by a key and by a GPIO line, dark again after the linger",
+                   start_dark and keyed and key_off and line_on and line_off and "exit=0" in log,
+                   f"(dark at start {start_dark}, key {bool(keyed)}/{bool(key_off)}, line {bool(line_on)}/{bool(line_off)}) "
+                   + " / ".join(l.replace("radar-kiosk: ", "") for l in log.splitlines() if "screen" in l or "state" in l))
+        self.check("the picture after waking is the headless rendering", mean < 1.0, f"(mean {mean:.3f}, settled after {settled:.1f} s)")
 
     def display_failure_after_start(self):
         """The display's driver goes away hours into a run: the kiosk must exit
@@ -785,6 +865,7 @@ def main():
     p.add_argument("--arch", choices=["x86_64", "aarch64"], default="x86_64")
     p.add_argument("--libroot", help="with --arch aarch64: a Debian 12 arm64 root holding the kiosk's libraries")
     p.add_argument("--render-kiosk", help="with --arch aarch64: a binary of this machine that draws the expected pictures")
+    p.add_argument("--only", help="run one scenario method (e.g. screen_power) instead of all, while working on it")
     args = p.parse_args()
     if args.arch == "aarch64" and not (args.libroot and args.render_kiosk):
         p.error("--arch aarch64 needs --libroot and --render-kiosk")
@@ -798,7 +879,10 @@ def main():
         vm = VM(args.assets, initrd, arch=args.arch)
         tests = Tests(vm, args.render_kiosk or args.kiosk, work)
         try:
-            tests.run_aarch64() if args.arch == "aarch64" else tests.run_all()
+            if args.only:
+                getattr(tests, args.only)()
+            else:
+                tests.run_aarch64() if args.arch == "aarch64" else tests.run_all()
         except Exception as e:
             tests.check("the VM scenario ran to the end", False, str(e))
         print(f"vm ({args.arch}): {tests.passed} passed, {tests.failed} failed ({time.time() - started:.1f} s)")

@@ -14,6 +14,7 @@
 #include <linux/gpio.h>
 #include <linux/netlink.h>
 #include <sys/eventfd.h>
+#include <sys/timerfd.h>
 
 static inline int radar_ioctl_int(int fd, unsigned long request, unsigned long argument) {
     return ioctl(fd, request, argument);
@@ -29,6 +30,9 @@ static const unsigned long radar_kdgkbmode = KDGKBMODE;
 static const int radar_kd_graphics = KD_GRAPHICS;
 static const int radar_kd_text = KD_TEXT;
 static const int radar_k_off = K_OFF;
+
+static const int radar_tfd_flags = TFD_CLOEXEC | TFD_NONBLOCK;
+static const int radar_tfd_absolute_cancel_on_set = TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET;
 static const unsigned long radar_vt_setmode = VT_SETMODE;
 static const unsigned long radar_vt_reldisp = VT_RELDISP;
 

@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Display
+import Feed
+import KioskModel
+import KioskRendering
+import SystemIO
+
+/// Puts the controller's screen decision on the display. As a source it
+/// watches the wall clock for the night schedule (telling the controller
+/// when a night begins or ends) and wakes when a linger runs out; `apply`
+/// then blanks or lights the display and sets the backlight's level, or,
+/// without a backlight, dims the picture itself.
+final class ScreenControl: EventSource {
+    let tick: FrameTick
+    var schedule: NightSchedule?
+    var station: GeoPoint?
+    let calendar: LocalCalendar
+    let backlight: Backlight?
+    /// The backlight's level at start, put back at exit.
+    private let startBrightness: Double?
+    private var applied = ScreenPower.on(brightness: 1)
+    private var night = false
+    private var nextCheck = 0.0
+    private var saidClockUnset = false
+    private var lastServiced = 0.0
+    /// The wall clock before this is not set yet (a board without a real-time clock before NTP).
+    static let earliestPlausibleTime = 1_577_836_800.0   // 2020-01-01
+
+    init(tick: FrameTick, schedule: NightSchedule?, station: GeoPoint?, backlight: Backlight?, calendar: LocalCalendar = .system) {
+        self.tick = tick
+        self.schedule = schedule
+        self.station = station
+        self.backlight = backlight
+        self.calendar = calendar
+        startBrightness = try? backlight?.brightness()
+    }
+
+    var controller: KioskController { tick.controller }
+
+    /// The clock being set (NTP, date -s) makes the schedule be read again at once.
+    private let clockChanges = WallClockChanges()
+
+    func forEachDescriptor(_ body: (Int32) -> Void) {
+        if schedule != nil, let clockChanges { body(clockChanges.descriptor.rawValue) }
+    }
+
+    var nextWake: Double? {
+        [schedule == nil ? nil : nextCheck, controller.screen.deadline(after: lastServiced)].compactMap { $0 }.min()
+    }
+
+    func service(now: Double) -> [KioskEvent] {
+        lastServiced = now
+        if let clockChanges, clockChanges.consume() { nextCheck = now }
+        var events: [KioskEvent] = []
+        if let schedule, now >= nextCheck {
+            let wall = WallClock.now()
+            if wall < Self.earliestPlausibleTime {
+                if !saidClockUnset { Log.line("radar-kiosk: the clock is not set yet: the night schedule waits for it") }
+                saidClockUnset = true
+                nextCheck = now + 10
+            } else {
+                let (isNight, change) = schedule.state(at: wall, at: station, calendar: calendar)
+                // Never longer than 30 s: the wall clock may be set or jump (NTP, summer time).
+                nextCheck = now + min(max((change ?? .infinity) - wall, 0.05), 30)
+                if isNight != night {
+                    night = isNight
+                    events.append(.night(isNight))
+                }
+            }
+        }
+        if events.isEmpty { apply(at: now) }
+        return events
+    }
+
+    /// Makes the display follow the controller's decision at `time`.
+    func apply(at time: Double) {
+        let power = controller.screenPower(at: time)
+        guard power != applied, let presenter = tick.presenter else { return }
+        let before = applied
+        applied = power
+        do { try presenter.setScreenOn(power.isOn) } catch { Log.line("radar-kiosk: \(error)") }
+        switch power {
+        case .off:
+            if let backlight { _ = try? backlight.setPower(false) }
+        case let .on(brightness):
+            if let backlight {
+                do {
+                    try backlight.setBrightness(brightness)
+                    if before == .off { try backlight.setPower(true) }
+                } catch { Log.line("radar-kiosk: \(error)") }
+            } else {
+                let level = UInt32((brightness * 256).rounded())
+                if level != tick.dimLevel {
+                    tick.dimLevel = level
+                    controller.requestRepaint()
+                }
+            }
+        }
+        Log.line("radar-kiosk: screen \(power)" + (backlight.map { " (backlight \($0.name))" } ?? ""))
+    }
+
+    /// Leaves the panel lit as it was found (the console shows after the kiosk).
+    func restore() {
+        guard let backlight else { return }
+        _ = try? backlight.setPower(true)
+        if let startBrightness { try? backlight.setBrightness(startBrightness) }
+    }
+}
+
+extension LocalCalendar {
+    /// The system's time zone (TZ, /etc/localtime), summer time included.
+    static let system = LocalCalendar(
+        date: { seconds in
+            let d = WallClock.local(seconds)
+            return CivilDate(year: d.year, month: d.month, day: d.day)
+        },
+        moment: { date, minutes in WallClock.moment(year: date.year, month: date.month, day: date.day, minutes: minutes) })
+}
