@@ -51,4 +51,9 @@ public struct AircraftSnapshot: Equatable, Sendable {
     /// Seconds since the epoch when the receiver wrote the file (ages are relative to it).
     public var now: Double
     public var aircraft: [AircraftReport]
+
+    public init(now: Double, aircraft: [AircraftReport]) {
+        self.now = now
+        self.aircraft = aircraft
+    }
 }

@@ -41,13 +41,24 @@ public struct OverheadSelector: Sendable {
 
     /// Aircraft that qualify at `radius`, closest first.
     public func candidates(in snapshot: AircraftSnapshot, radius: Double) -> [Choice] {
+        aircraft(in: snapshot, radius: radius, ceilingFeet: settings.ceilingFeet)
+    }
+
+    /// Aircraft with a fresh position within `radius` at any height (the
+    /// traffic on the dial), closest first; ignored ones and, unless
+    /// included, those on the ground are left out.
+    public func around(in snapshot: AircraftSnapshot, radius: Double) -> [Choice] {
+        aircraft(in: snapshot, radius: radius, ceilingFeet: nil)
+    }
+
+    private func aircraft(in snapshot: AircraftSnapshot, radius: Double, ceilingFeet: Int?) -> [Choice] {
         snapshot.aircraft.compactMap { r -> Choice? in
             guard let lat = r.latitude, let lon = r.longitude, (r.positionAge ?? 0) <= settings.maximumPositionAge else { return nil }
             if settings.ignore.contains(r.hex.lowercased()) || r.callsign.map({ settings.ignore.contains($0.lowercased()) }) == true { return nil }
             if r.onGround {
                 guard settings.includeGround else { return nil }
-            } else {
-                guard let alt = r.altitudeFeet, alt <= settings.ceilingFeet else { return nil }
+            } else if let ceilingFeet {
+                guard let alt = r.altitudeFeet, alt <= ceilingFeet else { return nil }
             }
             let choice = seen(r, latitude: lat, longitude: lon)
             return choice.distanceNM <= radius ? choice : nil

@@ -78,6 +78,8 @@ public enum KioskRun {
                                          units: config.units)
         controller.keyMap = config.keyMap
         controller.feed = interpreter
+        controller.showsTraffic = config.showsTraffic && interpreter != nil
+        controller.traffic.setFixedRange(config.trafficRangeNM, at: 0)
         Log.line("radar-kiosk: showing on \(presenter.name)" + (headless?.recorder.map { ", recording to \($0.path)" } ?? ""))
 
         if let headless, duration.isFinite {

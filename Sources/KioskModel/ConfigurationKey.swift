@@ -134,6 +134,12 @@ public struct ConfigurationKey: Sendable {
         .init("alerts.gpio_active_low", "yes|no", "no", "the alert line is active when low") {
             $0.alertGPIOActiveLow = try yesNo($1, "alerts.gpio_active_low")
         },
+        .init("traffic", "yes|no", "yes", "the aircraft around as blips on the sweeping dial (with a feed)") {
+            $0.showsTraffic = try yesNo($1, "traffic")
+        },
+        .init("traffic.range_nm", "auto|NM", "auto", "the dial's range: auto steps through 4, 8, 20 and 40 NM to fit the traffic") {
+            $0.trafficRangeNM = $1 == "auto" ? nil : try number($1, "traffic.range_nm", 1...250)
+        },
         .init("night.from", "HH:MM|sunset[+-N(m|h)]|sunrise[+-N(m|h)]", "none", live: true,
               "when the night begins each day (sunrise and sunset are the station's)") {
             $0.nightFrom = try clockTime($1, "night.from")

@@ -17,6 +17,8 @@ public final class FeedInterpreter {
     public let sourceName: String
     public private(set) var note: String?
     private var lastSnapshot: AircraftSnapshot?
+    /// Snapshots taken so far: the traffic is updated when it grows.
+    public private(set) var snapshotCount = 0
     /// How long the last good picture stands when the feed fails or freezes.
     public var staleAfter = 15.0
     /// When a snapshot last brought news (its receiver time moved on).
@@ -79,6 +81,7 @@ public final class FeedInterpreter {
                 // aircraft for ever.
                 if snapshot.now != lastSnapshot?.now || lastNews == nil { lastNews = now }
                 lastSnapshot = snapshot
+                snapshotCount += 1
                 if let news = lastNews, now - news >= staleAfter {
                     if note == nil { result = unavailable("\(sourceName): the receiver's data stopped changing", log: log) }
                     continue
@@ -108,6 +111,12 @@ public final class FeedInterpreter {
         }
         guard let choice else { return .standby }
         return KioskState(mode: .overflight, aircraft: Self.aircraft(choice, identity: identity))
+    }
+
+    /// The traffic within `radius` at any height (fresh positions), nearest first.
+    public func around(_ radius: Double) -> [OverheadSelector.Choice] {
+        guard let snapshot = lastSnapshot else { return [] }
+        return selector.around(in: snapshot, radius: radius)
     }
 
     /// Aircraft the dial could show now (fresh positions within its range), nearest first.

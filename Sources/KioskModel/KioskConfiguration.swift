@@ -115,6 +115,9 @@ public struct KioskConfiguration: Equatable, Sendable {
     /// The screen's settings (night action and brightness, on only while overhead, linger).
     public var screen = ScreenPolicy()
     public var backlight = BacklightChoice.auto
+    public var showsTraffic = true
+    /// A fixed range for the dial, NM; nil steps with the traffic.
+    public var trafficRangeNM: Double?
     public var keyboard = KeyboardChoice.auto
     public var keyboardGrab = true
     /// Key name (lower case) → action.

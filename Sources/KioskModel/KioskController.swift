@@ -34,6 +34,14 @@ public final class KioskController {
     /// Whether the screen is on, and how bright: the schedule, "on only while
     /// overhead", wakes and overrides.
     public var screen = ScreenPolicy()
+    /// The aircraft around, as blips on the sweeping dial.
+    public let traffic = TrafficPicture()
+    /// Whether the dial shows the traffic (with a feed).
+    public var showsTraffic = true
+    private var trafficSnapshots = 0
+
+    /// The range the dial's rings stand for, NM: the traffic's, or the fixed 20.
+    public var dialRangeNM: Double { showsTraffic ? traffic.rangeNM : KioskScene.dialRangeNM }
 
     /// Sweep speed: one turn every four seconds.
     public static let sweepDegreesPerSecond = 90.0
@@ -51,7 +59,7 @@ public final class KioskController {
         state = initial
         shownAircraft = initial.aircraft
         timeline = Timeline(minimumInterval: 1.0 / 240, paused: false, at: 0)
-        graph.update(to: KioskScene.leaves(for: initial, shown: shownAircraft, layout: layout, measure: measure, units: units), transaction: Transaction(), at: time)
+        graph.update(to: KioskScene.leaves(for: initial, shown: shownAircraft, layout: layout, measure: measure, units: units, rangeNM: dialRangeNM), transaction: Transaction(), at: time)
     }
 
     // MARK: inputs
@@ -89,14 +97,22 @@ public final class KioskController {
             return perform(command, at: time)
         case let .feed(events):
             var log: [String] = []
-            if let next = feed?.state(after: events, now: time, log: { log.append($0) }) { log += applyFromFeed(next, at: time) }
+            let next = feed?.state(after: events, now: time, log: { log.append($0) })
+            let before = state
+            let rangeChanged = updateTraffic(showing: next ?? state, at: time)
+            if let next { log += applyFromFeed(next, at: time) }
+            if rangeChanged && state == before { relayoutForRange(at: time) }
             return Response(log: log)
         case let .night(night):
             screen.setNight(night)
             return Response(log: ["radar-kiosk: " + (night ? "night begins" : "night ends")])
         case .feedDeadline:
             var log: [String] = []
-            if let next = feed?.reevaluate(now: time, log: { log.append($0) }) { log += applyFromFeed(next, at: time) }
+            let next = feed?.reevaluate(now: time, log: { log.append($0) })
+            let before = state
+            let rangeChanged = updateTraffic(showing: next ?? state, at: time)
+            if let next { log += applyFromFeed(next, at: time) }
+            if rangeChanged && state == before { relayoutForRange(at: time) }
             return Response(log: log)
         case let .display(change):
             if change.needsRepaint { needsFullFrame = true }
@@ -146,6 +162,32 @@ public final class KioskController {
     private func overflightWithKnownAircraft() -> KioskState {
         let known = feed?.aircraftInRange(KioskScene.dialRangeNM).first ?? (state.mode == .overflight ? state.aircraft : nil)
         return KioskState(mode: .overflight, aircraft: known, note: state.note)
+    }
+
+    /// New positions for the blips after a snapshot (none while the
+    /// receiver is unavailable), for the state about to be shown: with a
+    /// card, the still face's range fits its aircraft. Returns whether the range changed.
+    private func updateTraffic(showing target: KioskState, at time: Double) -> Bool {
+        guard showsTraffic, let feed else { return false }
+        let range = traffic.rangeNM
+        let overflight = target.mode == .overflight
+        traffic.focusDistanceNM = overflight ? target.aircraft?.distanceNM : nil
+        traffic.highlightedName = overflight ? target.aircraft?.callsign : nil
+        if feed.note != nil {
+            traffic.update([], at: time)
+        } else if feed.snapshotCount != trafficSnapshots {
+            trafficSnapshots = feed.snapshotCount
+            traffic.update(feed.around(traffic.maximumRangeNM), at: time)
+        }
+        return traffic.rangeNM != range
+    }
+
+    /// The marker of the aircraft shown stands on the rings: it moves with them.
+    private func relayoutForRange(at time: Double) {
+        guard state.mode == .overflight else { return }
+        graph.update(to: KioskScene.leaves(for: state, shown: shownAircraft, layout: layout, measure: measure, units: units, rangeNM: dialRangeNM),
+                     transaction: Transaction(animation: KioskScene.updateAnimation), at: time)
+        sceneChanged = true
     }
 
     private func applyFromFeed(_ next: KioskState, at time: Double) -> [String] {
@@ -204,7 +246,7 @@ public final class KioskController {
         // Not animated means nothing animates, the card's and dial's own choreography included.
         var transaction = Transaction(animation: animation)
         transaction.disablesAnimations = !animated
-        graph.update(to: KioskScene.leaves(for: state, shown: shownAircraft, layout: layout, measure: measure, units: units), transaction: transaction, at: time)
+        graph.update(to: KioskScene.leaves(for: state, shown: shownAircraft, layout: layout, measure: measure, units: units, rangeNM: dialRangeNM), transaction: transaction, at: time)
         sceneChanged = true
     }
 
@@ -213,7 +255,7 @@ public final class KioskController {
         layout = newLayout
         var transaction = Transaction()
         transaction.disablesAnimations = true
-        graph.update(to: KioskScene.leaves(for: state, shown: shownAircraft, layout: layout, measure: measure, units: units), transaction: transaction, at: time)
+        graph.update(to: KioskScene.leaves(for: state, shown: shownAircraft, layout: layout, measure: measure, units: units, rangeNM: dialRangeNM), transaction: transaction, at: time)
         sceneChanged = true
         needsFullFrame = true
     }
@@ -237,6 +279,11 @@ public final class KioskController {
     private func sample(at time: Double) {
         animating = graph.sample(at: time)
         if animating { sceneChanged = true }
+        if showsTraffic {
+            traffic.sample(at: time)
+            // The rings' labels change with the range: whole frames until it settles.
+            if traffic.rangeIsChanging(at: time) { sceneChanged = true }
+        }
         lastSampleTime = time
         // The face is still once the dial has settled on the overflight layout: the sweep pauses.
         if state.mode == .overflight && !graph.isAnimating(KioskScene.dialID) { timeline.setPaused(true, at: time) }

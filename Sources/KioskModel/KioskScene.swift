@@ -62,7 +62,8 @@ public enum KioskScene {
     /// no aircraft known (a GPIO line or a key said "overhead") shows the card
     /// with what is known: no callsign, no numbers, no marker.
     public static func leaves(for state: KioskState, shown: Aircraft?, layout: KioskLayout,
-                              measure: TextMeasuring? = nil, units: DisplayUnits = DisplayUnits()) -> [LeafDescription] {
+                              measure: TextMeasuring? = nil, units: DisplayUnits = DisplayUnits(),
+                              rangeNM: Double = dialRangeNM) -> [LeafDescription] {
         let overflight = state.mode == .overflight
         let cardOpacity = overflight ? 1.0 : 0.0
         let card = layout.cardFrame
@@ -82,7 +83,7 @@ public enum KioskScene {
         // Its aircraft marker: a leaf of that aircraft's, at its bearing and distance.
         let identity = aircraft?.callsign ?? "unknown"
         if let aircraft, let bearing = aircraft.bearingDegrees, let distance = aircraft.distanceNM {
-            let range = min(max(distance, 0) / dialRangeNM, 1) * dial.width / 2
+            let range = min(max(distance, 0) / rangeNM, 1) * dial.width / 2
             let angle = bearing * .pi / 180
             leaves.append(LeafDescription(id: NodeID("dial/marker", id: identity),
                                           frame: AnimatableRect(x: dial.midX + sin(angle) * range, y: dial.midY - cos(angle) * range, width: 0, height: 0),

@@ -188,6 +188,26 @@ public struct DialPainter {
         text.draw(label, font: font, at: Point(q.x, q.y - 4 * p.scale), color: Color(hex: 0x5E9C86), in: canvas)
     }
 
+    /// An aircraft of the traffic: a smaller glow and dot than the reference's
+    /// blips, so fifty of them leave the dial readable; the one the card shows
+    /// is drawn as the marker's blip.
+    public mutating func drawTrafficBlip(at q: Point, scale s: Float, highlighted: Bool, in canvas: Canvas) {
+        if highlighted {
+            drawBlip(at: q, scale: s * 1.6, in: canvas)
+            return
+        }
+        path.removeAll()
+        path.addCircle(center: q, radius: Self.trafficGlowRadius * s)
+        canvas.fill(path, with: .gradient(.radial(center: q, radius: Self.trafficGlowRadius * s, stops: GradientStops(
+            GradientStop(0, Self.bright.withAlpha(0.35)), GradientStop(1, Self.bright.withAlpha(0))))))
+        path.removeAll()
+        path.addCircle(center: q, radius: 2.5 * s)
+        canvas.fill(path, with: .solid(Self.bright))
+    }
+
+    /// How far a traffic blip's glow reaches, at scale 1.
+    public static let trafficGlowRadius: Float = 8
+
     /// A glow (radial ramp to transparent) and a solid dot.
     private mutating func drawBlip(at q: Point, scale s: Float, in canvas: Canvas) {
         path.removeAll()

@@ -51,7 +51,7 @@ public final class FrameTick {
     }
 
     private func draw() {
-        renderer.draw(controller.renderList, sweepBearing: controller.sweepBearing,
+        renderer.draw(controller.renderList, sweepBearing: controller.sweepBearing, traffic: controller.showsTraffic ? controller.traffic : nil,
                       minimumTextSize: Float(controller.layout.minimumTextSize), unchanged: controller.renderListUnchanged, into: canvas)
         // After the sweep cache took the dial: the cache stays at full brightness.
         if dimLevel < 256 { canvas.target.darken(canvas.damage, level: dimLevel) }

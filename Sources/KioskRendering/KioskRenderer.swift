@@ -15,6 +15,14 @@ public final class KioskRenderer: TextMeasuring {
     private let sweepCache = SweepCache()
     private var path = Path()
     private let transitions = ContentTransitionPainter()
+    private let sprites = BlipSprites()
+    /// The traffic of the frame being drawn.
+    private var traffic: TrafficPicture?
+    /// How the traffic's blips were drawn last frame, and this frame.
+    private var blipMarks: [BlipMark] = []
+    private var nextBlipMarks: [BlipMark] = []
+    /// The boxes a sweep frame redraws.
+    private var redrawBoxes: [IntRect] = []
 
     public static let background = Color(hex: 0x0B1016)
     /// The smallest text drawn, in px: legible on a 7-inch 800x480 panel at arm's length.
@@ -50,6 +58,9 @@ public final class KioskRenderer: TextMeasuring {
     public init(fonts: FontSet, text: TextRenderer = TextRenderer()) {
         self.fonts = fonts
         self.text = text
+        blipMarks.reserveCapacity(64)
+        nextBlipMarks.reserveCapacity(64)
+        redrawBoxes.reserveCapacity(1 + 4 * 128)
     }
 
     /// Draws a frame: background, then the render list in paint order.
@@ -58,8 +69,12 @@ public final class KioskRenderer: TextMeasuring {
     /// is the one drawn last time into this canvas (only the sweep moved):
     /// then only the sweep's part of the dial is drawn again, with the same
     /// pixels as a whole frame, and the canvas's damage is that part.
-    public func draw(_ items: [RenderItem], sweepBearing: Double, minimumTextSize: Float, unchanged: Bool = false, into canvas: Canvas) {
-        if unchanged, redrawSweep(items, sweepBearing: sweepBearing, minimumTextSize: minimumTextSize, in: canvas) { return }
+    /// `traffic` puts the aircraft around on the sweeping dial.
+    public func draw(_ items: [RenderItem], sweepBearing: Double, traffic: TrafficPicture? = nil, minimumTextSize: Float,
+                     unchanged: Bool = false, into canvas: Canvas) {
+        self.traffic = traffic
+        if unchanged, redrawsInParts, redrawSweep(items, sweepBearing: sweepBearing, minimumTextSize: minimumTextSize, in: canvas) { return }
+        blipMarks.removeAll(keepingCapacity: true)
         canvas.resetDamage()
         drawnDial = nil
         canvas.opacity = 1
@@ -89,44 +104,120 @@ public final class KioskRenderer: TextMeasuring {
         if !drawnAfterDial.intersection(sweepCache.box).isEmpty { sweepCache.invalidate() }
     }
 
+    /// Whether an unchanged frame may be redrawn in parts (tests turn it off
+    /// to get the whole frame a sweep frame must equal).
+    var redrawsInParts = true
+
     /// Whether a full frame keeps the dial under its sweep for the frames that follow.
     private var keepsSweepCache = false
 
-    /// A frame in which only the sweep moved: the dial under the last sweep
-    /// and under this one copied back from the cache, the sweep drawn there,
-    /// the labels it reaches drawn again. False (nothing drawn) when the cache
-    /// cannot give the same pixels as a whole frame.
+    /// A frame in which only the sweep and the traffic moved: the box of
+    /// the last sweep and this one, and the boxes of each blip that moved
+    /// (where it was and where it is, outside the sweep's box), copied back
+    /// from the cache and drawn again, each clipped to its box: the sweep
+    /// (in its box alone), the blips, the labels. Most blips move less than a
+    /// quarter pixel a frame and are left alone. False (nothing drawn) when
+    /// the cache cannot give the same pixels as a whole frame.
     private func redrawSweep(_ items: [RenderItem], sweepBearing: Double, minimumTextSize: Float, in canvas: Canvas) -> Bool {
         guard let item = items.first(where: { KioskStyle($0.style) == .dial }), item.scale == 1, item.opacity > 0.001 else { return false }
         let parameters = dialParameters(item, sweepBearing: sweepBearing)
-        // The sweep's old and new places, and every label they reach (a label
-        // reached by a label's box is reached too: they may overlap).
-        var damage = dial.sweepBounds(parameters).union(sweepCache.lastSweep)
-        var redrawn: UInt8 = 0
-        var grew = true
-        while grew {
-            grew = false
-            for i in 0..<7 where redrawn & (1 << i) == 0 && !damage.intersection(sweepCache.labels[i]).isEmpty {
-                damage = damage.union(sweepCache.labels[i])
-                redrawn |= 1 << i
-                grew = true
-            }
-        }
-        guard sweepCache.covers(damage, in: canvas.target) else { return false }
+        let itemOpacity = Float(min(item.opacity, 1))
+        let sweep = dial.sweepBounds(parameters)
+        let sweepBox = sweep.union(sweepCache.lastSweep)
+        blipMarks(parameters, opacity: itemOpacity, into: &nextBlipMarks)
+        redrawBoxes.removeAll(keepingCapacity: true)
+        if !sweepBox.isEmpty { redrawBoxes.append(sweepBox) }
+        for (i, mark) in blipMarks.enumerated() where !BlipMark.kept(mark, at: i, in: nextBlipMarks) { addOutside(mark.box, sweepBox) }
+        for (i, mark) in nextBlipMarks.enumerated() where !BlipMark.kept(mark, at: i, in: blipMarks) { addOutside(mark.box, sweepBox) }
+        for box in redrawBoxes where !sweepCache.covers(box, in: canvas.target) { return false }
         canvas.resetDamage()
-        sweepCache.restore(damage, into: canvas.target)
-        canvas.opacity = Float(min(item.opacity, 1))
-        dial.drawSweep(parameters, in: canvas)
         let fonts = dialFonts(item, minimumTextSize: minimumTextSize)
-        // In the order a whole frame draws them.
-        for i in 0..<7 where redrawn & (1 << i) != 0 {
-            drawDialLabel(i, parameters, fonts: fonts, in: canvas)
+        var damage = IntRect.empty
+        for (index, box) in redrawBoxes.enumerated() {
+            sweepCache.restore(box, into: canvas.target)
+            canvas.opacity = itemOpacity
+            // Unclipped, as a whole frame draws it (its box holds it): the conic
+            // ramp steps along each span from its start, so a clipped span would
+            // differ in the last bit.
+            if index == 0 && !sweep.isEmpty { dial.drawSweep(parameters, in: canvas) }
+            canvas.save()
+            canvas.clip(to: Rect(x: Float(box.x), y: Float(box.y), width: Float(box.width), height: Float(box.height)))
+            drawTraffic(parameters, within: box, sprites: true, in: canvas)
+            // In the order a whole frame draws them.
+            for i in 0..<7 where !box.intersection(sweepCache.labels[i]).isEmpty {
+                drawDialLabel(i, parameters, fonts: fonts, in: canvas)
+            }
+            canvas.restore()
+            damage = damage.union(box)
         }
         canvas.opacity = 1
         canvas.resetDamage()
         canvas.includeDamage(damage)
-        sweepCache.lastSweep = dial.sweepBounds(parameters)
+        sweepCache.lastSweep = sweep
+        swap(&blipMarks, &nextBlipMarks)
         return true
+    }
+
+    /// Adds the part of `box` outside `sweepBox` (up to four strips) to the
+    /// boxes to redraw: inside it, the sweep's box redraws everything.
+    private func addOutside(_ box: IntRect, _ sweepBox: IntRect) {
+        let overlap = box.intersection(sweepBox)
+        if overlap.isEmpty {
+            redrawBoxes.append(box)
+            return
+        }
+        if overlap == box { return }
+        // Above, below, left, right of the overlap (one at a time: an array here would allocate).
+        func add(_ strip: IntRect) { if !strip.isEmpty { redrawBoxes.append(strip) } }
+        add(IntRect(x: box.x, y: box.y, width: box.width, height: overlap.y - box.y))
+        add(IntRect(x: box.x, y: overlap.maxY, width: box.width, height: box.maxY - overlap.maxY))
+        add(IntRect(x: box.x, y: overlap.y, width: overlap.x - box.x, height: overlap.height))
+        add(IntRect(x: overlap.maxX, y: overlap.y, width: box.maxX - overlap.maxX, height: overlap.height))
+    }
+
+    /// How each blip of the traffic will be drawn on the dial of `p`.
+    private func blipMarks(_ p: DialPainter.Parameters, opacity: Float, into marks: inout [BlipMark]) {
+        marks.removeAll(keepingCapacity: true)
+        guard let traffic, p.sweepOpacity > 0, !traffic.blips.isEmpty else { return }
+        sprites.prepare(scale: p.scale)
+        for blip in traffic.blips {
+            let q = Point(p.center.x + Float(blip.x) * p.radius, p.center.y - Float(blip.y) * p.radius)
+            let alpha = UInt8(min(max(Float(blip.opacity) * p.sweepOpacity * opacity, 0), 1) * 255 + 0.5)
+            if blip.highlighted {
+                let reach = 14 * 1.6 * p.scale + 2
+                marks.append(BlipMark(serial: blip.serial, box: Rect(x: q.x - reach, y: q.y - reach, width: 2 * reach, height: 2 * reach).enclosingPixels,
+                                      sprite: -1, alpha: alpha))
+            } else {
+                let placed = sprites.placement(for: q)
+                marks.append(BlipMark(serial: blip.serial, box: IntRect(x: placed.x, y: placed.y, width: sprites.side, height: sprites.side),
+                                      sprite: placed.index, alpha: alpha))
+            }
+        }
+    }
+
+    /// The traffic's blips that reach `box` (all of them for a whole frame),
+    /// faded with the sweep: from the sprites on a still dial (the frames a
+    /// sweep frame follows), else drawn as paths (a gliding dial changes
+    /// its scale every frame: sprites for each would be drawn and dropped).
+    private func drawTraffic(_ p: DialPainter.Parameters, within box: IntRect?, sprites useSprites: Bool, in canvas: Canvas) {
+        guard let traffic, p.sweepOpacity > 0, !traffic.blips.isEmpty else { return }
+        if useSprites { sprites.prepare(scale: p.scale) }
+        let saved = canvas.opacity
+        for blip in traffic.blips {
+            let q = Point(p.center.x + Float(blip.x) * p.radius, p.center.y - Float(blip.y) * p.radius)
+            let opacity = Float(blip.opacity) * p.sweepOpacity
+            if blip.highlighted || !useSprites {
+                canvas.opacity = saved * opacity
+                dial.drawTrafficBlip(at: q, scale: p.scale, highlighted: blip.highlighted, in: canvas)
+                canvas.opacity = saved
+                continue
+            }
+            let placed = sprites.placement(for: q)
+            if let box, box.intersection(IntRect(x: placed.x, y: placed.y, width: sprites.side, height: sprites.side)).isEmpty {
+                continue
+            }
+            canvas.draw(sprites[placed.index], x: placed.x, y: placed.y, opacity: opacity)
+        }
     }
 
     /// The sizes of the dial's compass (N, E, S, W) and range (5, 10, 15)
@@ -142,7 +233,7 @@ public final class KioskRenderer: TextMeasuring {
         let radius = Float(f.width / 2)
         return DialPainter.Parameters(center: Point(Float(f.midX), Float(f.midY)), radius: radius, scale: radius / (0.42 * 1080),
                                       sweepBearing: Float(sweepBearing), sweepOpacity: Float(1 - DialChannels(item.custom).stillness),
-                                      showsBlips: false, marker: nil, rangeLabels: ("5", "10", "15"))
+                                      showsBlips: false, marker: nil, rangeLabels: traffic?.rangeLabels ?? ("5", "10", "15"))
     }
 
     private func dialFonts(_ item: RenderItem, minimumTextSize: Float) -> (compass: Font, range: Font) {
@@ -167,6 +258,8 @@ public final class KioskRenderer: TextMeasuring {
         }
         dial.drawSweep(p, in: canvas)
         sweepCache.lastSweep = dial.sweepBounds(p)
+        drawTraffic(p, within: nil, sprites: keepsSweepCache, in: canvas)
+        if keepsSweepCache { blipMarks(p, opacity: canvas.opacity, into: &blipMarks) }
         dial.drawBlipsAndMarker(p, in: canvas)
         // Each label alone, so that a sweep frame knows which ones it reaches.
         var damage = canvas.damage

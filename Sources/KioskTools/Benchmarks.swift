@@ -1,5 +1,6 @@
 import AnimationCore
 import Display
+import Feed
 import KioskModel
 import KioskRendering
 import SystemIO
@@ -85,6 +86,32 @@ public enum Benchmarks {
                 t += 1.0 / 60
             }
             print(line("radar-kiosk-app-sweeping", size, timings, allocations: allocations))
+        }
+        // Sweeping with 50 aircraft on the dial, a feed update every second
+        // (the update itself is an event, not timed; the frames after it are).
+        do {
+            let tick = makeTick()
+            let traffic = SyntheticTraffic(count: 50)
+            tick.controller.feed = FeedInterpreter(sourceName: "bench", selector: OverheadSelector(settings: .init(station: traffic.station)))
+            var t = 0.0, second = -1
+            var timings = FrameTimings(capacity: frames)
+            var allocations: UInt64 = 0
+            for frame in 0..<(warmup + frames) {
+                if Int(t) != second {
+                    second = Int(t)
+                    _ = tick.controller.handle(.feed([.snapshot(traffic.snapshot(at: Double(second)))]), at: t)
+                }
+                let a0 = (AllocationCounter.thisThread ?? 0)
+                let t0 = MonotonicClock.now()
+                tick.draw(at: t)
+                let t1 = MonotonicClock.now()
+                if frame >= warmup {
+                    allocations += (AllocationCounter.thisThread ?? 0) - a0
+                    timings.append((t1 - t0) * 1000)
+                }
+                t += 1.0 / 60
+            }
+            print(line("radar-kiosk-app-traffic50", size, timings, allocations: allocations) + " blips=\(tick.controller.traffic.blips.count)")
         }
         // Transitions: a state change every 1.5 s; only frames inside a transition count.
         do {

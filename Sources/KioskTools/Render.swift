@@ -10,19 +10,25 @@ import SystemIO
 /// `render --state FILE.json [--from FILE.json --at SECONDS] --size WxH --out FILE.png`:
 /// one state, or one moment of the transition from another, drawn as the
 /// live kiosk draws it; or, with `--feed FILE.json --station LAT,LON`, the
-/// card the kiosk shows for a receiver's snapshot.
+/// card the kiosk shows for a receiver's snapshot, with the traffic on the
+/// dial (drawn a second after the snapshot came, unless `--at` says when).
 public enum Render {
     public static func run(_ args: ParsedArguments) throws -> Int32 {
         let out = try args.required("--out", "FILE.png")
         let size = try args.size(default: "1920x1080")
-        let at = try args.number("--at", default: 0, range: 0...3600)
-        let target = try args.value("--feed").map { try feedState($0, args) } ?? readState(try args.required("--state", "FILE.json"))
+        let feed = try args.value("--feed").map { try feedState($0, args) }
+        let at = try args.number("--at", default: feed == nil ? 0 : 1, range: 0...3600)
+        let target = try feed?.state ?? readState(try args.required("--state", "FILE.json"))
         let from = try args.value("--from").map(readState)
         let fonts = try FontSet(directory: args.value("--fonts"))
         let renderer = KioskRenderer(fonts: fonts)
         let controller = KioskController(layout: KioskLayout(width: size.width, height: size.height), initial: from ?? target,
                                          measure: renderer)
         if from != nil { controller.apply(target, at: 0) }
+        if let feed {
+            controller.feed = feed.interpreter
+            _ = controller.handle(.feed([.snapshot(feed.snapshot)]), at: 0)
+        }
         let tick = FrameTick(controller: controller, renderer: renderer, buffer: PixelBuffer(width: size.width, height: size.height))
         // Sampled at the live loop's 60 Hz up to the moment: springs are
         // integrated as the kiosk integrates them, never across one long step.
@@ -42,7 +48,8 @@ public enum Render {
 
     /// What the kiosk shows for one aircraft.json snapshot at a station: the
     /// overhead choice and its card, with the shipped standing data.
-    static func feedState(_ path: String, _ args: ParsedArguments) throws -> KioskState {
+    static func feedState(_ path: String, _ args: ParsedArguments) throws
+        -> (state: KioskState, interpreter: FeedInterpreter, snapshot: AircraftSnapshot) {
         let station = try args.required("--station", "LAT,LON")
         let text = "station = \(station)\n" + (args.value("--radius").map { "overhead.radius_nm = \($0)\n" } ?? "")
         let (config, problems) = KioskConfiguration.parse(text, name: "render")
@@ -52,7 +59,8 @@ public enum Render {
         let interpreter = FeedInterpreter(sourceName: path, selector: OverheadSelector(settings: config.selectorSettings(station: position)))
         interpreter.identity.standingData = try? StandingData.locate()
         interpreter.alerts = config.alerts
-        return interpreter.state(after: [.snapshot(snapshot)], now: snapshot.now, log: { Log.line($0) }) ?? .standby
+        let state = interpreter.state(after: [.snapshot(snapshot)], now: 0, log: { Log.line($0) }) ?? .standby
+        return (state, interpreter, snapshot)
     }
 
     /// Reads a state file: one JSON object.

@@ -39,6 +39,8 @@ import Input
     units.speed = mph
     units.distance = km
     units.flight_levels_above = 6000
+    traffic = no
+    traffic.range_nm = 10
     night.from = sunset+30m
     night.until = 06:45
     night.screen = dim
@@ -77,6 +79,7 @@ import Input
         #expect(c.night == NightSchedule(from: ClockTime(anchor: .sunset, offsetMinutes: 30), until: ClockTime(anchor: .midnight, offsetMinutes: 6 * 60 + 45)))
         #expect(c.screen.nightAction == .dim && c.screen.nightBrightness == 0.2 && c.screen.overheadOnly && c.screen.lingerSeconds == 90)
         #expect(c.backlight == .directory("/sys/class/backlight/10-0045"))
+        #expect(!c.showsTraffic && c.trafficRangeNM == 10)
         let s = c.selectorSettings(station: c.station!)
         #expect(s.radiusNM == 2.5 && s.exitRadiusNM == 3 && s.ignore.contains("baw283"))
         // Every documented key appears in the test file.
@@ -100,6 +103,7 @@ import Input
         #expect(c.keys == ["space": .toggle, "o": .overflight, "s": .standby, "n": .next, "q": .quit, "w": .wake])
         #expect(c.night == nil && c.screen == ScreenPolicy() && c.screen.nightAction == .off && c.screen.nightBrightness == 0.3
                 && !c.screen.overheadOnly && c.screen.lingerSeconds == 60 && c.backlight == .auto)
+        #expect(c.showsTraffic && c.trafficRangeNM == nil)
         // And the help text says the same for every key whose default is a value.
         for key in ConfigurationKey.all where !["none", "first connected", "preferred mode", "install prefix", "radius + 0.5"].contains(key.defaultValue) {
             var explicit = KioskConfiguration()

@@ -3,6 +3,8 @@ import AllocationCounting
 import Raster
 @testable import KioskModel
 @testable import KioskRendering
+@testable import KioskTools
+import Feed
 
 /// The kiosk's own frames allocate nothing once warm: sweeping, and in the
 /// middle of a transition. The first test shows the counter can see an
@@ -27,6 +29,28 @@ import Raster
         for _ in 0..<30 { tick.draw(at: t); t += 1.0 / 60 }
         let n = AllocationCounting.count { for _ in 0..<60 { tick.draw(at: t); t += 1.0 / 60 } }
         #expect(n == 0, "\(n) allocations in 60 sweeping frames")
+    }
+
+    /// Fifty aircraft moving on the sweeping dial, across feed updates (the
+    /// update, an event, may allocate; the frames between may not).
+    @Test(.enabled(if: AllocationCounting.works, Comment(rawValue: AllocationCounting.why)))
+    func sweepingFramesWithTrafficAllocateNothing() throws {
+        let tick = try tick(800, 480)
+        let traffic = SyntheticTraffic(count: 50)
+        tick.controller.feed = FeedInterpreter(sourceName: "test", selector: OverheadSelector(settings: .init(station: traffic.station)))
+        var t = 0.0
+        var n: UInt64 = 0
+        for second in 0..<4 {
+            _ = tick.controller.handle(.feed([.snapshot(traffic.snapshot(at: Double(second)))]), at: t)
+            // The first second warms the sprites, the glyphs of the new range's labels and the buffers.
+            if second == 0 {
+                for _ in 0..<60 { tick.draw(at: t); t += 1.0 / 60 }
+            } else {
+                n += AllocationCounting.count { for _ in 0..<60 { tick.draw(at: t); t += 1.0 / 60 } }
+            }
+        }
+        #expect(tick.controller.traffic.blips.count >= 45)
+        #expect(n == 0, "\(n) allocations in 180 sweeping frames with traffic")
     }
 
     @Test(.enabled(if: AllocationCounting.works, Comment(rawValue: AllocationCounting.why)))

@@ -1,0 +1,189 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Feed
+
+/// One aircraft on the dial for one frame.
+public struct TrafficBlip: Equatable, Sendable {
+    /// Where it is in fractions of the dial's radius: x east, y north (1 is the rim).
+    public var x: Double
+    public var y: Double
+    /// Fading in when it appears, out when it goes.
+    public var opacity: Double
+    /// The aircraft the card shows.
+    public var highlighted: Bool
+    /// Which aircraft it is: the same number for the same aircraft while it stays around.
+    public var serial: Int
+}
+
+/// The aircraft around the station as the dial shows them. Each keeps its
+/// identity by its ICAO address (a blip never passes from one aircraft to
+/// another), moves on between feed updates along its track at its speed,
+/// and when a new position arrives glides onto the new course over a
+/// second instead of jumping; blips fade in and out. The range steps to
+/// fit the traffic (or is fixed) and changes by gliding too. Sampling
+/// allocates nothing: a frame reads `blips`, filled in place.
+public final class TrafficPicture {
+    /// The ranges the dial steps through, NM: each ring a whole number (1/2/3, 2/4/6, 5/10/15, 10/20/30).
+    public static let rangeSteps: [Double] = [4, 8, 20, 40]
+    /// A fixed range (NM) instead of stepping, when configured.
+    public private(set) var fixedRangeNM: Double?
+    /// How long a blip takes to glide onto a corrected course.
+    public var blendSeconds = 1.0
+    public var fadeSeconds = 0.4
+    /// How long the range takes to change.
+    public var rangeChangeSeconds = 0.8
+    /// At most this many aircraft are drawn (the nearest).
+    public let maximumBlips = 64
+    /// A position this far from where the blip is drawn is a jump (a bad fix
+    /// or a new position after a gap): the blip moves there at once.
+    public var snapDistanceNM = 3.0
+
+    private struct Track {
+        var hex: String
+        var name: String
+        /// The course since the last fix: position (NM east, north of the station) at `fixTime`, velocity NM/s.
+        var east: Double, north: Double, vEast: Double, vNorth: Double
+        var fixTime: Double
+        /// Where the last course had it at `fixTime` minus where the new one does: faded out over `blendSeconds`.
+        var offsetEast = 0.0, offsetNorth = 0.0
+        var appeared: Double
+        var gone: Double?
+        var serial: Int
+    }
+    private var serials = 0
+
+    private var tracks: [Track] = []
+    /// The blips of the last `sample`, nearest first.
+    public private(set) var blips: [TrafficBlip] = []
+    /// The name shown on the card: its blip is highlighted.
+    public var highlightedName: String?
+    /// The distance of the aircraft the card shows: the range then fits it
+    /// alone (the still face shows its marker, not the traffic).
+    public var focusDistanceNM: Double?
+
+    private var rangeFrom = 20.0, rangeTo = 20.0, rangeChanged = -Double.infinity
+    /// The range the rings are labelled for (the one the dial is going to).
+    public var rangeNM: Double { rangeTo }
+    /// The three inner rings' ranges as labels ("5", "10", "15" at 20 NM).
+    public private(set) var rangeLabels = ("5", "10", "15")
+    /// The largest range: aircraft beyond it are not tracked.
+    public var maximumRangeNM: Double { fixedRangeNM ?? Self.rangeSteps[Self.rangeSteps.count - 1] }
+
+    public init() {
+        tracks.reserveCapacity(maximumBlips)
+        blips.reserveCapacity(maximumBlips)
+    }
+
+    /// Whether anything is drawn or fading.
+    public var isEmpty: Bool { tracks.isEmpty }
+
+    /// Positions from a snapshot that arrived at `time` (an empty list when
+    /// the receiver is unavailable: every blip fades out): each aircraft's
+    /// course starts again from its new position, continuing from where its
+    /// blip is; new aircraft fade in, missing ones fade out.
+    public func update(_ seen: [OverheadSelector.Choice], at time: Double) {
+        for i in tracks.indices where tracks[i].gone == nil { tracks[i].gone = time }
+        for choice in seen.prefix(maximumBlips) {
+            let r = choice.report
+            let bearing = choice.bearingDegrees * .pi / 180
+            let east = choice.distanceNM * sin(bearing), north = choice.distanceNM * cos(bearing)
+            var vEast = 0.0, vNorth = 0.0
+            if !r.onGround, let knots = r.groundSpeedKnots, let track = r.trackDegrees {
+                vEast = knots / 3600 * sin(track * .pi / 180)
+                vNorth = knots / 3600 * cos(track * .pi / 180)
+            }
+            if let i = tracks.firstIndex(where: { $0.hex == r.hex }) {
+                let was = position(tracks[i], at: time)
+                var t = tracks[i]
+                let dx = was.east - east, dy = was.north - north
+                let jump = dx * dx + dy * dy > snapDistanceNM * snapDistanceNM || t.gone.map { time - $0 > fadeSeconds } == true
+                (t.east, t.north, t.vEast, t.vNorth, t.fixTime) = (east, north, vEast, vNorth, time)
+                (t.offsetEast, t.offsetNorth) = jump ? (0, 0) : (dx, dy)
+                if t.gone.map({ time - $0 > fadeSeconds }) == true { t.appeared = time }
+                t.gone = nil
+                t.name = r.displayName
+                tracks[i] = t
+            } else if tracks.count < maximumBlips * 2 {
+                serials += 1
+                tracks.append(Track(hex: r.hex, name: r.displayName, east: east, north: north, vEast: vEast, vNorth: vNorth,
+                                    fixTime: time, appeared: time, serial: serials))
+            }
+        }
+        tracks.removeAll { $0.gone.map { time - $0 >= fadeSeconds } ?? false }
+        chooseRange(at: time)
+    }
+
+    /// Where a track's blip is at `time`, NM east and north of the station.
+    private func position(_ t: Track, at time: Double) -> (east: Double, north: Double) {
+        // Carried forward at most 15 s past the last fix: a silent aircraft is not flown on for ever.
+        let dt = min(max(time - t.fixTime, 0), 15)
+        let u = min(dt / blendSeconds, 1)
+        let remaining = 1 - u * u * (3 - 2 * u)
+        return (t.east + t.vEast * dt + t.offsetEast * remaining, t.north + t.vNorth * dt + t.offsetNorth * remaining)
+    }
+
+    /// The range in use at `time` (gliding between steps).
+    public func displayedRangeNM(at time: Double) -> Double {
+        let u = min(max((time - rangeChanged) / rangeChangeSeconds, 0), 1)
+        let eased = u * u * (3 - 2 * u)
+        return rangeFrom + (rangeTo - rangeFrom) * eased
+    }
+
+    /// Whether the range is changing at `time` (the rings' labels and every blip move).
+    public func rangeIsChanging(at time: Double) -> Bool { time - rangeChanged < rangeChangeSeconds }
+
+    /// The smallest step holding every aircraft; a step down only once they all fit well inside it.
+    private func chooseRange(at time: Double) {
+        var next = fixedRangeNM ?? rangeTo
+        if fixedRangeNM == nil {
+            var farthest = 0.0
+            if let focusDistanceNM {
+                farthest = focusDistanceNM
+            } else {
+                for t in tracks where t.gone == nil { farthest = max(farthest, (t.east * t.east + t.north * t.north).squareRoot()) }
+            }
+            let fitting = Self.rangeSteps.first { farthest <= 0.95 * $0 } ?? Self.rangeSteps[Self.rangeSteps.count - 1]
+            if fitting > rangeTo {
+                next = fitting
+            } else if fitting < rangeTo, farthest <= 0.8 * fitting {
+                next = fitting
+            }
+        }
+        guard next != rangeTo else { return }
+        rangeFrom = displayedRangeNM(at: time)
+        rangeTo = next
+        rangeChanged = time
+        func label(_ quarters: Double) -> String {
+            let v = next * quarters / 4
+            return v == v.rounded() ? String(Int(v)) : String((v * 10).rounded() / 10)
+        }
+        rangeLabels = (label(1), label(2), label(3))
+    }
+
+    /// Sets a fixed range (NM), or stepping with the traffic when nil.
+    public func setFixedRange(_ range: Double?, at time: Double) {
+        fixedRangeNM = range
+        chooseRange(at: time)
+        // Set before anything is shown: no glide to it.
+        rangeFrom = rangeTo
+        rangeChanged = -Double.infinity
+    }
+
+    /// Fills `blips` for `time`, nearest first is not kept: the order is the tracks'.
+    public func sample(at time: Double) {
+        blips.removeAll(keepingCapacity: true)
+        let range = displayedRangeNM(at: time)
+        for t in tracks where blips.count < maximumBlips {
+            let p = position(t, at: time)
+            let x = p.east / range, y = p.north / range
+            guard x * x + y * y <= 1.0 else { continue }
+            var opacity = min(max((time - t.appeared) / fadeSeconds, 0), 1)
+            if let gone = t.gone { opacity *= max(0, 1 - (time - gone) / fadeSeconds) }
+            guard opacity > 0 else { continue }
+            blips.append(TrafficBlip(x: x, y: y, opacity: opacity, highlighted: t.name == highlightedName && highlightedName != nil, serial: t.serial))
+        }
+    }
+}

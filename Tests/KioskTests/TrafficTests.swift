@@ -1,0 +1,161 @@
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import Feed
+import Raster
+import SystemIO
+@testable import KioskModel
+@testable import KioskRendering
+@testable import KioskTools
+
+/// The traffic on the dial, from a real capture (readsb near Irvine: 52
+/// aircraft within 38 NM of the station) replayed once a second with each
+/// aircraft flown on along its track at its speed, and each position off by
+/// up to 0.1 NM as a receiver's are.
+@Suite struct TrafficTests {
+    static let station = GeoPoint(latitude: 33.68, longitude: -117.87)
+
+    /// The capture `seconds` later: positions flown on and jittered (the same jitter for the same aircraft and second).
+    static func replay(_ capture: AircraftSnapshot, at seconds: Int) -> AircraftSnapshot {
+        var snapshot = capture
+        snapshot.now += Double(seconds)
+        for i in snapshot.aircraft.indices {
+            var r = snapshot.aircraft[i]
+            guard let lat = r.latitude, let lon = r.longitude else { continue }
+            var p = GeoPoint(latitude: lat, longitude: lon)
+            if let speed = r.groundSpeedKnots, let track = r.trackDegrees, !r.onGround {
+                p = p.moved(bearing: track, distanceNM: speed * Double(seconds) / 3600)
+            }
+            var seed = UInt64(truncatingIfNeeded: (r.hex.hashValueStable &* 31) &+ UInt64(seconds) &* 1_000_003)
+            func next() -> Double {
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return Double(seed >> 11) / Double(1 << 53)
+            }
+            p = p.moved(bearing: next() * 360, distanceNM: next() * 0.1)
+            (r.latitude, r.longitude) = (p.latitude, p.longitude)
+            snapshot.aircraft[i] = r
+        }
+        return snapshot
+    }
+
+    static func capture() throws -> AircraftSnapshot {
+        try AircraftJSON.parse(Array(try FileContents.text(CardIdentityTests.root + "/Tests/FeedTests/Fixtures/readsb_overirvine_170ac.json").utf8))
+    }
+
+    static func controller(width: Int = 800, height: Int = 480, measure: TextMeasuring? = nil) -> KioskController {
+        let controller = KioskController(layout: KioskLayout(width: width, height: height), measure: measure)
+        var settings = OverheadSelector.Settings(station: station)
+        settings.radiusNM = 0.5   // nothing overhead: the dial sweeps with its traffic
+        controller.feed = FeedInterpreter(sourceName: "replay", selector: OverheadSelector(settings: settings))
+        return controller
+    }
+
+    /// 20 s at 60 Hz, a snapshot every second: no blip jumps at an update or
+    /// between, each keeps its aircraft, and the range fits the traffic.
+    @Test func blipsGlideAcrossFeedUpdatesAndKeepTheirAircraft() throws {
+        let capture = try Self.capture()
+        let controller = Self.controller()
+        var last: [Int: (x: Double, y: Double)] = [:]
+        var worstStep = 0.0, worstAtUpdate = 0.0, frames = 0, counts: [Int] = []
+        var lostSerials = 0
+        for frame in 0..<(20 * 60) {
+            let t = Double(frame) / 60
+            let updated = frame % 60 == 0
+            if updated { _ = controller.handle(.feed([.snapshot(Self.replay(capture, at: frame / 60))]), at: t) }
+            _ = controller.frameNeeded(at: t)
+            var now: [Int: (x: Double, y: Double)] = [:]
+            let range = controller.traffic.displayedRangeNM(at: t)
+            for blip in controller.traffic.blips where blip.opacity >= 1 {
+                // In NM from the station (a change of range moves blips on the dial, not in the sky).
+                now[blip.serial] = (blip.x * range, blip.y * range)
+                if let before = last[blip.serial] {
+                    // A blip at 500 kt moves 0.0023 NM a frame.
+                    let step = hypot(blip.x * range - before.x, blip.y * range - before.y)
+                    worstStep = max(worstStep, step)
+                    if updated { worstAtUpdate = max(worstAtUpdate, step) }
+                }
+            }
+            // Leaving over the rim (40 NM) is not losing it.
+            if frame > 60 { lostSerials += last.filter { now[$0.key] == nil && hypot($0.value.x, $0.value.y) < 39 }.count }
+            counts.append(controller.traffic.blips.count)
+            last = now
+            frames += 1
+        }
+        #expect(controller.traffic.rangeNM == 40, "52 aircraft out to 38 NM: the 40 NM range")
+        #expect(counts.last ?? 0 >= 45, "blips on the dial: \(counts.last ?? 0)")
+        // 600 kt is 0.0028 NM a frame; a corrected course (up to 0.2 NM here) adds at most 1.5x its
+        // size a second while it blends in; a jump to it would be 0.05 NM and more.
+        #expect(worstStep < 0.01, "largest move in one frame \(worstStep) NM (at an update \(worstAtUpdate) NM)")
+        #expect(lostSerials == 0, "\(lostSerials) times a blip's aircraft vanished while it was still in the feed")
+    }
+
+    /// The same replay drawn two ways: every sweeping frame redrawn in boxes
+    /// is the whole frame's pixels, the traffic moving across feed updates.
+    @Test func sweepFramesWithTrafficAreWholeFrames() throws {
+        let fonts = try FontSet()
+        let capture = try Self.capture()
+        let (w, h) = (800, 480)
+        let cachedRenderer = KioskRenderer(fonts: fonts)
+        let cached = FrameTick(controller: Self.controller(measure: cachedRenderer), renderer: cachedRenderer, buffer: PixelBuffer(width: w, height: h))
+        let wholeRenderer = KioskRenderer(fonts: fonts)
+        wholeRenderer.redrawsInParts = false
+        let wholeController = Self.controller(measure: wholeRenderer)
+        let whole = Canvas(target: PixelBuffer(width: w, height: h))
+        var differing = 0, partial = 0, blipsSeen = 0
+        for frame in 0..<150 {
+            let t = 0.5 + Double(frame) / 30
+            if frame % 30 == 0 {
+                var snapshot = Self.replay(capture, at: frame / 30)
+                // Aircraft leaving (their blips fade out where they were) and one
+                // whose new position is 6 NM off (its blip moves there at once).
+                if frame / 30 >= 2 { snapshot.aircraft.removeAll { ["a0d8ec", "a10d56", "a944ea"].contains($0.hex) } }
+                // (At 4.5 s, with the sweep on the far side of the dial from where it was.)
+                if frame / 30 == 4, let i = snapshot.aircraft.firstIndex(where: { $0.hex == "aab100" }) {
+                    snapshot.aircraft[i].latitude! += 0.1
+                }
+                for c in [cached.controller, wholeController] { _ = c.handle(.feed([.snapshot(snapshot)]), at: t) }
+            }
+            cached.draw(at: t)
+            if cached.canvas.damage.area < w * h { partial += 1 }
+            _ = wholeController.frameNeeded(at: t)
+            wholeRenderer.draw(wholeController.renderList, sweepBearing: wholeController.sweepBearing, traffic: wholeController.traffic,
+                               minimumTextSize: Float(wholeController.layout.minimumTextSize),
+                               unchanged: wholeController.renderListUnchanged, into: whole)
+            wholeController.frameDrawn()
+            blipsSeen = max(blipsSeen, wholeController.traffic.blips.count)
+            for y in 0..<h where memcmp(cached.frame.row(y), whole.target.row(y), w * 4) != 0 { differing += 1; break }
+        }
+        #expect(blipsSeen >= 45)
+        #expect(differing == 0, "\(differing) of 150 frames differ from the whole frame")
+        // Whole frames while the range glides from 20 to 40 NM (0.8 s) at the start.
+        #expect(partial >= 120, "redrawn in boxes: \(partial) of 150")
+    }
+
+    @Test func theRangeStepsToFitTheTraffic() {
+        let picture = TrafficPicture()
+        func choice(_ hex: String, _ distance: Double) -> OverheadSelector.Choice {
+            var r = AircraftReport(hex: hex)
+            r.groundSpeedKnots = 0
+            return OverheadSelector.Choice(report: r, distanceNM: distance, bearingDegrees: 90)
+        }
+        picture.update([choice("a", 2.5), choice("b", 3.0)], at: 0)
+        #expect(picture.rangeNM == 4 && picture.rangeLabels == ("1", "2", "3"))
+        picture.update([choice("a", 2.5), choice("b", 15)], at: 1)
+        #expect(picture.rangeNM == 20 && picture.rangeLabels == ("5", "10", "15"))
+        #expect(picture.rangeIsChanging(at: 1.5) && !picture.rangeIsChanging(at: 2))
+        #expect(abs(picture.displayedRangeNM(at: 1.4) - 12) < 4, "gliding from 4 to 20")
+        // Hysteresis: 7 NM fits 8 only barely; the range stays at 20 until all are well inside.
+        picture.update([choice("a", 7.0)], at: 3)
+        #expect(picture.rangeNM == 20)
+        picture.update([choice("a", 6.0)], at: 4)
+        #expect(picture.rangeNM == 8 && picture.rangeLabels == ("2", "4", "6"))
+        picture.setFixedRange(10, at: 5)
+        #expect(picture.rangeNM == 10 && picture.rangeLabels == ("2.5", "5", "7.5") && !picture.rangeIsChanging(at: 5))
+    }
+}
+
+extension String {
+    /// A hash that is the same in every run (Swift's own is seeded per process).
+    var hashValueStable: UInt64 { utf8.reduce(14_695_981_039_346_656_037) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 } }
+}
