@@ -160,7 +160,13 @@ public final class Canvas {
         let mask = clipMasks[clipMaskCount]
         mask.clear()
         flattened.flatten(path, transform: state.transform, tolerance: tolerance)
-        rasterizer.begin(clip: rasterArea(outset: 1))
+        let area = rasterArea(outset: 1)
+        guard !area.isEmpty else {
+            // A clip path wholly outside the clip: nothing may be drawn until the restore.
+            state.clipRect = .empty
+            return
+        }
+        rasterizer.begin(clip: area)
         addFlattenedFill()
         state.clipRect = state.clipRect.intersection(rasterizer.touchedBounds)
         if let previous = state.clipMaskIndex {
@@ -184,7 +190,10 @@ public final class Canvas {
 
     public func fill(_ path: Path, with paint: Paint, rule: FillRule = .nonZero) {
         flattened.flatten(path, transform: state.transform, tolerance: tolerance)
-        rasterizer.begin(clip: rasterArea(outset: 1))
+        let area = rasterArea(outset: 1)
+        // Wholly outside the clip: nothing to draw (and an empty clip is no place to rasterize).
+        guard !area.isEmpty else { return }
+        rasterizer.begin(clip: area)
         addFlattenedFill()
         sweep(paint: paint, rule: rule, alpha: 1)
     }
@@ -198,7 +207,9 @@ public final class Canvas {
         if width < 1 { alpha = width; width = 1 }
         // The outline reaches half the width past the path, a miter up to its
         // limit times that, a square cap √2 times it.
-        rasterizer.begin(clip: rasterArea(outset: width / 2 * max(style.miterLimit, 1.5) + 1))
+        let area = rasterArea(outset: width / 2 * max(style.miterLimit, 1.5) + 1)
+        guard !area.isEmpty else { return }
+        rasterizer.begin(clip: area)
         // Round caps and joins are inscribed polygons, not area-balanced like
         // FlattenedPath's chords: they get half the tolerance to lose as little.
         stroker.tolerance = tolerance / 2

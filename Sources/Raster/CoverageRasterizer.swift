@@ -114,10 +114,12 @@ public final class CoverageRasterizer {
             direction = -1
         }
         let height = Float(clip.height), width = Float(clip.width)
-        if y1 <= 0 || y0 >= height { return }
+        if y1 <= 0 || y0 >= height || width <= 0 { return }
         let dxdy = (x1 - x0) / (y1 - y0)
         if y0 < 0 { x0 -= y0 * dxdy; y0 = 0 }
         if y1 > height { x1 = x0 + (height - y0) * dxdy; y1 = height }
+        // Cut to nothing (a sliver at the clip's edge, in float): no rows to cover.
+        guard y1 > y0 else { return }
         if x0 >= width && x1 >= width { passesRightSide(); return }
         // Split where the edge leaves the clip's sides: left of the clip an edge
         // still sets coverage for the whole row (it runs down the left side);

@@ -27,6 +27,32 @@ import Darwin
         return p
     }
 
+    /// A shape wholly outside the clip draws nothing, and never reaches the
+    /// rasterizer with an empty area: a dial gliding off a small screen while
+    /// a flood of commands retargeted it crashed the kiosk that way.
+    @Test func aShapeWhollyOutsideTheClipDrawsNothing() {
+        let buffer = PixelBuffer(width: 100, height: 100)
+        let canvas = Canvas(target: buffer)
+        canvas.clip(to: Rect(x: 50, y: 50, width: 10, height: 10))
+        var circle = Path()
+        // Across y = 0 and left of the canvas: its box and the clip do not meet.
+        circle.addCircle(center: Point(-10, 0), radius: 5)
+        canvas.resetDamage()
+        canvas.fill(circle, with: .solid(Color(hex: 0xFFFFFF)))
+        canvas.stroke(circle, style: StrokeStyle(width: 3), with: .solid(Color(hex: 0xFFFFFF)))
+        canvas.save()
+        canvas.clip(to: circle)
+        canvas.fill(circle, with: .solid(Color(hex: 0xFFFFFF)))
+        canvas.restore()
+        #expect(canvas.damage.isEmpty)
+        #expect((0..<100).allSatisfy { y in (0..<100).allSatisfy { x in buffer[x, y] == 0 } })
+        // The rasterizer itself, given an empty area, adds nothing either.
+        let rasterizer = CoverageRasterizer()
+        rasterizer.begin(clip: .empty)
+        rasterizer.addLine(Point(0, -3), Point(0, 3))
+        #expect(rasterizer.touchedBounds.isEmpty)
+    }
+
     @Test func eachJoinFillsItsOwnShapeAtARightAngle() {
         // Two 30 × 6 bars overlapping in a 3 × 3 square cover 351; the join adds
         // the outer corner: a 3 × 3 square, a quarter disc or a half square.
