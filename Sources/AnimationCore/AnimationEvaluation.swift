@@ -120,7 +120,15 @@ public struct AnimatedValue<V: VectorArithmetic> {
         var target: V
         var state = AnimationRunState<V>()
         var finished = false
+        /// The presentation up to and including this run at the last `value(at:)`.
+        var presentation: V?
     }
+
+    /// Combined animations kept running at most. Each covers the gap left by
+    /// those before it, so a chain of springs passes their overshoot on, and a
+    /// value retargeted every frame (a flood of commands) grew without bound:
+    /// past this many, the oldest is settled where it was last shown.
+    static var maximumCombined: Int { 8 }
 
     public private(set) var model: V
     /// Where the oldest running animation started.
@@ -161,6 +169,11 @@ public struct AnimatedValue<V: VectorArithmetic> {
             runs[last].animation = animation
         } else {
             if runs.isEmpty { base = model }
+            if runs.count >= Self.maximumCombined {
+                // Settled where it was last shown: the ones after it go on from there.
+                base = runs[0].presentation ?? base
+                runs.removeFirst()
+            }
             runs.append(Run(animation: animation, begin: time, target: value))
         }
         model = value
@@ -183,6 +196,7 @@ public struct AnimatedValue<V: VectorArithmetic> {
                 runs[i].finished = true
                 previous = runs[i].target
             }
+            runs[i].presentation = previous
         }
         while let first = runs.first, first.finished {
             base = first.target

@@ -3,6 +3,28 @@ import AllocationCounting
 @testable import AnimationCore
 
 @Suite struct RetargetAndSamplingTests {
+    /// A value retargeted every frame for a minute, by a spring one way and a
+    /// delayed spring (which combines rather than merges) the other, as the
+    /// dial is when its state flaps: it stays within its range, and settles on
+    /// the model once the changes stop. Before the cap on combined animations
+    /// it grew to 1e150 (a flood of MQTT commands found it).
+    @Test func aValueRetargetedEveryFrameStaysBounded() {
+        var value = AnimatedValue(0.0)
+        let spring = Animation.spring(duration: 0.8, bounce: 0.12)
+        var t = 0.0, lowest = 0.0, highest = 0.0
+        for frame in 0..<1800 {
+            value.set(frame % 2 == 0 ? 100 : 0, animation: frame % 2 == 0 ? spring : spring.delay(0.2), at: t)
+            t += 1.0 / 30
+            let shown = value.value(at: t)
+            lowest = min(lowest, shown)
+            highest = max(highest, shown)
+        }
+        #expect(lowest > -50 && highest < 150, "shown between \(lowest) and \(highest)")
+        value.set(100, animation: spring, at: t)
+        for _ in 0..<300 { t += 1.0 / 30; _ = value.value(at: t) }
+        #expect(!value.isAnimating && value.value(at: t) == 100)
+    }
+
     @Test func interruptingASpringKeepsValueAndVelocityContinuous() {
         var v = AnimatedValue<Double>(0)
         let spring = Animation.spring(duration: 0.5, bounce: 0.15)
