@@ -45,6 +45,8 @@ let package = Package(
         .target(name: "Input", dependencies: ["SystemIO", "CLinux"]),
         .target(name: "JSON"),
         .target(name: "Feed", dependencies: ["JSON", "SystemIO"]),
+        // An MQTT 3.1.1 client for home automation (a broker on the network; never blocking the loop).
+        .target(name: "MQTT", dependencies: ["SystemIO"]),
         // Routes, airports, airlines and aircraft types offline: the compact file, its import, the route check.
         .target(name: "StandingData", dependencies: ["Feed", "JSON", "SystemIO"]),
         // State, commands, configuration, scene, layout and the controller: what the fuzzers and most tests import.
@@ -52,7 +54,8 @@ let package = Package(
         // The kiosk's drawing: renderer, dial, fonts, and the one frame tick.
         .target(name: "KioskRendering", dependencies: ["KioskModel", "AnimationCore", "Raster", "RasterIO", "Typography", "Display"]),
         // The service: event loop, input sources, presenter wiring, systemd.
-        .target(name: "KioskApp", dependencies: ["KioskRendering", "KioskModel", "Display", "Input", "Feed", "StandingData", "JSON", "SystemIO"]),
+        .target(name: "KioskApp", dependencies: ["KioskRendering", "KioskModel", "Display", "Input", "Feed", "StandingData", "JSON", "MQTT",
+                                                 "SystemIO"]),
         // Developer tools: bench, soak, audit, render, scenes, contact sheet, reference frame.
         .target(name: "KioskTools", dependencies: ["KioskRendering", "KioskModel", "AnimationCore", "Raster", "RasterIO",
                                                    "Typography", "Display", "Feed", "StandingData", "SystemIO"]),
@@ -71,6 +74,7 @@ let package = Package(
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster"]),
         .testTarget(name: "SystemIOTests", dependencies: ["SystemIO"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "SystemIO"]),
         .testTarget(name: "StandingDataTests", dependencies: ["StandingData", "Feed", "JSON", "SystemIO"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -33,7 +33,7 @@ public enum FeedSpec: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// HOST[:PORT] or [IPV6][:PORT]; the port 1...65535.
-    private static func authority(_ text: Substring, defaultPort: UInt16?, in whole: String) throws -> (String, UInt16) {
+    public static func authority(_ text: Substring, defaultPort: UInt16?, in whole: String) throws -> (String, UInt16) {
         var host: Substring
         var portText: Substring?
         if text.hasPrefix("[") {

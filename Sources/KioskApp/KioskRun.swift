@@ -111,6 +111,21 @@ public enum KioskRun {
         loop.add(screen)
         if let night = config.night { Log.line("radar-kiosk: night from \(night.from) until \(night.until): screen \(config.screen.nightAction == .dim ? "dimmed" : "off")") }
         if config.screen.overheadOnly { Log.line("radar-kiosk: the screen is on only while an aircraft is shown (and \(Int(config.screen.lingerSeconds)) s after)") }
+        if let broker = config.mqttBroker {
+            do {
+                let password = try config.mqttPasswordFile.map { try FileContents.text($0, limit: 4096).textLines.first.map { $0.trimmed(" \t\r") } ?? "" }
+                let link = HomeAssistantLink(broker: broker, base: config.mqttTopic, clientID: config.mqttClientID, username: config.mqttUsername,
+                                             password: password, discoveryPrefix: config.mqttDiscovery ? config.mqttDiscoveryPrefix : nil)
+                service.mqtt = link
+                loop.add(link)
+                screen.changed = { [unowned service] time in
+                    service.mqtt?.observe(service.controller.state, screen: service.controller.screenPower(at: time), wallClock: WallClock.now())
+                }
+                Log.line("radar-kiosk: mqtt broker \(broker), topics \(config.mqttTopic)/…" + (config.mqttDiscovery ? ", Home Assistant discovery under \(config.mqttDiscoveryPrefix)/" : ""))
+            } catch {
+                Log.line("radar-kiosk: mqtt.password_file: \(error); running without MQTT")
+            }
+        }
         if let interval = notifier.watchdogInterval { loop.add(WatchdogSource(notifier, interval: interval)) }
         if !script.isEmpty { loop.add(ScriptSource(script)) }
         if isatty(0) == 0 { loop.add(StandardInputSource()) }

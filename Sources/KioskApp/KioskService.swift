@@ -27,6 +27,8 @@ final class KioskService {
     var alertLine: GPIOLine?
     /// Blanks, lights and dims the display as the controller decides.
     var screen: ScreenControl?
+    /// The kiosk on an MQTT broker, when configured.
+    var mqtt: HomeAssistantLink?
     private var alertDriven = false
     let screenshots: ScreenshotWriter
     private let output = StandardOutputReplies()
@@ -51,6 +53,7 @@ final class KioskService {
         defer {
             if alertDriven { try? alertLine?.setActive(false) }
             screen?.restore()
+            mqtt?.close()
             overflightLog?.close()
             logSummary(cpu: MonotonicClock.processCPUTime() - cpuStart)
         }
@@ -86,6 +89,7 @@ final class KioskService {
         overflightLog?.observe(controller.state, now: time)
         driveAlertLine()
         screen?.apply(at: time)
+        mqtt?.observe(controller.state, screen: controller.screenPower(at: time), wallClock: WallClock.now())
         let client: CommandClient
         switch event {
         case let .commandLine(_, sender), let .screenshotWritten(_, sender): client = sender
@@ -101,6 +105,7 @@ final class KioskService {
             switch client {
             case let .socket(id): socket?.socket.reply(to: id, answer)
             case .standardInput: output.send(answer)
+            case .mqtt: mqtt?.reply(answer)
             case .nobody: if answer != KioskCommand.okReply { Log.line("radar-kiosk: \(answer)") }
             }
         }

@@ -25,6 +25,8 @@ final class ScreenControl: EventSource {
     private var nextCheck = 0.0
     private var saidClockUnset = false
     private var lastServiced = 0.0
+    /// Called after the display followed a change (for MQTT's screen state).
+    var changed: ((Double) -> Void)?
     /// The wall clock before this is not set yet (a board without a real-time clock before NTP).
     static let earliestPlausibleTime = 1_577_836_800.0   // 2020-01-01
 
@@ -99,6 +101,7 @@ final class ScreenControl: EventSource {
             }
         }
         Log.line("radar-kiosk: screen \(power)" + (backlight.map { " (backlight \($0.name))" } ?? ""))
+        changed?(time)
     }
 
     /// Leaves the panel lit as it was found (the console shows after the kiosk).

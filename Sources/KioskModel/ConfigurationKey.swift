@@ -140,6 +140,36 @@ public struct ConfigurationKey: Sendable {
         .init("traffic.range_nm", "auto|NM", "auto", "the dial's range: auto steps through 4, 8, 20 and 40 NM to fit the traffic") {
             $0.trafficRangeNM = $1 == "auto" ? nil : try number($1, "traffic.range_nm", 1...250)
         },
+        .init("mqtt.broker", "HOST[:PORT]", "none", "an MQTT broker (port 1883) for home automation: state, events, commands, Home Assistant discovery") {
+            do {
+                let (host, port) = try FeedSpec.authority($1[...], defaultPort: 1883, in: $1)
+                $0.mqttBroker = NetworkAddress(host: host, port: port)
+            } catch {
+                throw ConfigurationError("mqtt.broker: \(error)")
+            }
+        },
+        .init("mqtt.topic", "TOPIC", "radar-kiosk", "the kiosk's topics begin with this") {
+            $0.mqttTopic = try topic($1, "mqtt.topic")
+        },
+        .init("mqtt.client_id", "ID", "radar-kiosk", "the client id (one per kiosk on a broker)") {
+            let id = try nonEmpty($1, "mqtt.client_id")
+            guard id.utf8.count <= 64, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) else {
+                throw ConfigurationError("mqtt.client_id: letters, digits, - _ and . only, at most 64, not '\(ExternalText.oneLine($1, maximumBytes: 40))'")
+            }
+            $0.mqttClientID = id
+        },
+        .init("mqtt.username", "NAME", "none", "the user name for the broker") {
+            $0.mqttUsername = try nonEmpty($1, "mqtt.username")
+        },
+        .init("mqtt.password_file", "FILE", "none", "a file holding the broker's password (one line; keep it mode 0640)") {
+            $0.mqttPasswordFile = try nonEmpty($1, "mqtt.password_file")
+        },
+        .init("mqtt.discovery", "yes|no", "yes", "announce the kiosk to Home Assistant (MQTT discovery): sensors, a screen switch, a brightness number") {
+            $0.mqttDiscovery = try yesNo($1, "mqtt.discovery")
+        },
+        .init("mqtt.discovery_prefix", "TOPIC", "homeassistant", "Home Assistant's discovery prefix") {
+            $0.mqttDiscoveryPrefix = try topic($1, "mqtt.discovery_prefix")
+        },
         .init("night.from", "HH:MM|sunset[+-N(m|h)]|sunrise[+-N(m|h)]", "none", live: true,
               "when the night begins each day (sunrise and sunset are the station's)") {
             $0.nightFrom = try clockTime($1, "night.from")
@@ -226,6 +256,15 @@ public struct ConfigurationKey: Sendable {
             throw ConfigurationError("\(key): expected a number in \(range.lowerBound.clean)...\(range.upperBound.clean), not '\(value)'")
         }
         return v
+    }
+
+    /// A topic to publish under: no wildcards, no leading or trailing slash.
+    static func topic(_ value: String, _ key: String) throws -> String {
+        guard !value.isEmpty, value.utf8.count <= 128, !value.hasPrefix("/"), !value.hasSuffix("/"),
+              value.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0 != "+" && $0 != "#" && $0.asciiValue! >= 0x20 }) else {
+            throw ConfigurationError("\(key): expected a topic like radar-kiosk or home/radar (no + or #, spaces or outer /), not '\(ExternalText.oneLine(value, maximumBytes: 40))'")
+        }
+        return value
     }
 
     static func clockTime(_ value: String, _ key: String) throws -> ClockTime {

@@ -46,6 +46,17 @@ public enum OverflightLogChoice: Equatable, Sendable {
     }
 }
 
+/// A host and port on the network.
+public struct NetworkAddress: Equatable, Sendable, CustomStringConvertible {
+    public var host: String
+    public var port: UInt16
+    public init(host: String, port: UInt16) {
+        self.host = host
+        self.port = port
+    }
+    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+}
+
 /// Which backlight the kiosk drives.
 public enum BacklightChoice: Equatable, Sendable {
     /// The first in /sys/class/backlight, if any.
@@ -116,6 +127,13 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var screen = ScreenPolicy()
     public var backlight = BacklightChoice.auto
     public var showsTraffic = true
+    public var mqttBroker: NetworkAddress?
+    public var mqttTopic = "radar-kiosk"
+    public var mqttClientID = "radar-kiosk"
+    public var mqttUsername: String?
+    public var mqttPasswordFile: String?
+    public var mqttDiscovery = true
+    public var mqttDiscoveryPrefix = "homeassistant"
     /// A fixed range for the dial, NM; nil steps with the traffic.
     public var trafficRangeNM: Double?
     public var keyboard = KeyboardChoice.auto

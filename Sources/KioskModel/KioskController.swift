@@ -120,7 +120,7 @@ public final class KioskController {
         case let .displayAdopted(width, height):
             resize(KioskLayout(width: width, height: height), at: time)
             return Response()
-        case .signal:
+        case .signal, .mqttConnected:
             return Response()
         case let .screenshotWritten(reply, _):
             return Response(reply: reply)

@@ -26,6 +26,8 @@ public enum KioskEvent: Sendable {
     case displayAdopted(width: Int, height: Int)
     /// A signal for the service itself (stop, reload, screenshot, VT switch).
     case signal(ServiceSignal)
+    /// The MQTT broker took the kiosk (again): its retained state is published anew.
+    case mqttConnected
     /// A screenshot asked for by `client` was written (or failed): the reply.
     case screenshotWritten(reply: String, client: CommandClient)
 }
@@ -35,6 +37,8 @@ public enum CommandClient: Sendable {
     case standardInput
     /// A socket connection, by an opaque number the socket source knows.
     case socket(Int)
+    /// An MQTT command topic: the reply is published on TOPIC/reply.
+    case mqtt
     case nobody
 }
 

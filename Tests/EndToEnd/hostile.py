@@ -10,6 +10,7 @@ Usage: hostile.py PATH/radar-kiosk"""
 import json, os, random, signal, socket, struct, subprocess, sys, tempfile, threading, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from waiting import wait_for  # noqa: E402
+from recording import frame_times, p99  # noqa: E402
 
 kiosk = sys.argv[1]
 passed = failed = 0
@@ -85,17 +86,7 @@ class Kiosk:
         return 0
 
     def frame_times(self):
-        data = open(self.video, "rb").read()
-        header_end = data.index(b"\n")
-        fields = dict((f[:1], f[1:]) for f in data[:header_end].split()[1:])
-        size = int(fields[b"W"]) * int(fields[b"H"]) * 3 // 2
-        times, pos = [], header_end + 1
-        while pos < len(data):
-            end = data.index(b"\n", pos)
-            head = data[pos:end].split()
-            times.append(float(next(h[3:] for h in head if h.startswith(b"Xt="))))
-            pos = end + 1 + size
-        return times
+        return frame_times(self.video)
 
     def stop(self):
         if self.proc.poll() is None:
@@ -125,11 +116,6 @@ def with_kiosk(body, name, **kwargs):
 # parsed every second, 65 MiB seen once under two busy loops (allocator arenas
 # of the parsing threads); a leak or a pile-up of parses passes this in seconds.
 MEMORY_LIMIT_MIB = 96
-
-
-def p99(values):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(len(values) * 0.99))] if values else float("inf")
 
 
 def under_attack(name, k, attack, seconds=6.0):

@@ -40,6 +40,13 @@ import Input
     units.distance = km
     units.flight_levels_above = 6000
     traffic = no
+    mqtt.broker = [::1]:1884
+    mqtt.topic = home/radar
+    mqtt.client_id = radar-hall
+    mqtt.username = kiosk
+    mqtt.password_file = /etc/radar-kiosk/mqtt-password
+    mqtt.discovery = no
+    mqtt.discovery_prefix = ha
     traffic.range_nm = 10
     night.from = sunset+30m
     night.until = 06:45
@@ -80,6 +87,9 @@ import Input
         #expect(c.screen.nightAction == .dim && c.screen.nightBrightness == 0.2 && c.screen.overheadOnly && c.screen.lingerSeconds == 90)
         #expect(c.backlight == .directory("/sys/class/backlight/10-0045"))
         #expect(!c.showsTraffic && c.trafficRangeNM == 10)
+        #expect(c.mqttBroker == NetworkAddress(host: "::1", port: 1884) && c.mqttTopic == "home/radar" && c.mqttClientID == "radar-hall"
+                && c.mqttUsername == "kiosk" && c.mqttPasswordFile == "/etc/radar-kiosk/mqtt-password" && !c.mqttDiscovery
+                && c.mqttDiscoveryPrefix == "ha")
         let s = c.selectorSettings(station: c.station!)
         #expect(s.radiusNM == 2.5 && s.exitRadiusNM == 3 && s.ignore.contains("baw283"))
         // Every documented key appears in the test file.
@@ -104,6 +114,8 @@ import Input
         #expect(c.night == nil && c.screen == ScreenPolicy() && c.screen.nightAction == .off && c.screen.nightBrightness == 0.3
                 && !c.screen.overheadOnly && c.screen.lingerSeconds == 60 && c.backlight == .auto)
         #expect(c.showsTraffic && c.trafficRangeNM == nil)
+        #expect(c.mqttBroker == nil && c.mqttTopic == "radar-kiosk" && c.mqttClientID == "radar-kiosk" && c.mqttUsername == nil
+                && c.mqttDiscovery && c.mqttDiscoveryPrefix == "homeassistant")
         // And the help text says the same for every key whose default is a value.
         for key in ConfigurationKey.all where !["none", "first connected", "preferred mode", "install prefix", "radius + 0.5"].contains(key.defaultValue) {
             var explicit = KioskConfiguration()

@@ -1,0 +1,117 @@
+import JSON
+import KioskModel
+import MQTT
+import SystemIO
+
+/// The kiosk on an MQTT broker, for home automation (Home Assistant, Node-RED):
+/// it publishes the state, whether something is overhead, the screen and
+/// its brightness (all retained, so a late subscriber and a reconnect see
+/// them), an event as each overflight starts and ends, and Home Assistant's
+/// discovery configuration; it takes commands on `TOPIC/command` (the
+/// socket's JSON), `TOPIC/screen/set` (ON, OFF, AUTO) and
+/// `TOPIC/brightness/set` (1-100), at most a few a loop turn, with replies on
+/// `TOPIC/reply`. The broker's will marks the kiosk offline if it vanishes.
+final class HomeAssistantLink: EventSource {
+    let client: MQTTClient
+    let base: String
+    let discoveryPrefix: String?
+    let deviceID: String
+    /// The retained values last published, by topic: only changes are sent.
+    private var published: [String: String] = [:]
+    private var tracker = OverflightTracker()
+    /// The aircraft whose start was announced.
+    private var announced: String?
+    private var droppedReported = 0
+
+    init(broker: NetworkAddress, base: String, clientID: String, username: String?, password: String?, discoveryPrefix: String?) {
+        self.base = base
+        self.discoveryPrefix = discoveryPrefix
+        deviceID = clientID
+        let will = MQTTMessage(topic: base + "/status", text: "offline", retain: true)
+        client = MQTTClient(.init(host: broker.host, port: broker.port,
+                                  connect: .init(clientID: clientID, username: username, password: password, will: will, keepAliveSeconds: 30),
+                                  subscriptions: [base + "/command", base + "/screen/set", base + "/brightness/set"]))
+    }
+
+    func forEachDescriptor(_ body: (Int32) -> Void) { client.forEachDescriptor(body) }
+    var nextWake: Double? { client.nextWake }
+
+    func service(now: Double) -> [KioskEvent] {
+        var events: [KioskEvent] = []
+        for event in client.service(now: now) {
+            switch event {
+            case .connected:
+                Log.line("radar-kiosk: mqtt connected to \(client.options.host):\(client.options.port) as \(deviceID), topics \(base)/…")
+                // A new session: everything retained is sent again.
+                published.removeAll()
+                client.publish(MQTTMessage(topic: base + "/status", text: "online", retain: true))
+                if let discoveryPrefix { for message in HomeAssistantDiscovery.messages(prefix: discoveryPrefix, base: base, deviceID: deviceID) { client.publish(message) } }
+                events.append(.mqttConnected)
+            case let .failed(line):
+                Log.line("radar-kiosk: \(ExternalText.oneLine(line, maximumBytes: 200)); retrying")
+            case let .message(message):
+                if let event = command(message) { events.append(event) }
+            }
+        }
+        if client.dropped > droppedReported + 100 {
+            droppedReported = client.dropped
+            Log.line("radar-kiosk: mqtt: the broker takes messages slower than they come: \(client.dropped) dropped so far")
+        }
+        return events
+    }
+
+    /// What a message on one of our command topics asks for.
+    private func command(_ message: MQTTMessage) -> KioskEvent? {
+        guard message.payload.count <= 4096 else { return .commandLine(.tooLong(message.payload.count), client: .mqtt) }
+        let text = String(decoding: message.payload, as: UTF8.self).trimmed(" \t\r\n")
+        switch message.topic {
+        case base + "/command":
+            return .commandLine(.text(text), client: .mqtt)
+        case base + "/screen/set":
+            let power = ["on": "on", "off": "off", "auto": "auto"][text.lowercased()]
+            return .commandLine(.text(power.map { #"{"cmd":"screen","power":"\#($0)"}"# } ?? #"{"cmd":"screen","power":"?"}"#), client: .mqtt)
+        case base + "/brightness/set":
+            guard let percent = PlainNumber.parse(text), percent.isFinite else {
+                return .commandLine(.text(#"{"cmd":"screen","brightness":"?"}"#), client: .mqtt)
+            }
+            return .commandLine(.text(#"{"cmd":"screen","brightness":\#(percent.rounded())}"#), client: .mqtt)
+        default:
+            return nil
+        }
+    }
+
+    /// A command's answer, on TOPIC/reply.
+    func reply(_ answer: String) {
+        client.publish(MQTTMessage(topic: base + "/reply", text: answer))
+    }
+
+    /// Publishes what changed: the state, overhead, the screen and brightness,
+    /// and an event when an overflight starts or ends.
+    func observe(_ state: KioskState, screen: ScreenPower, wallClock: Double) {
+        guard client.isConnected else { return }
+        if let ended = tracker.observe(state, at: wallClock) {
+            client.publish(MQTTMessage(topic: base + "/event", text: #"{"event":"overflight_end","overflight":\#(ended.jsonLine)}"#))
+        }
+        let shown = state.mode == .overflight ? state.aircraft : nil
+        if let shown, announced != shown.callsign {
+            client.publish(MQTTMessage(topic: base + "/event", text: #"{"event":"overflight_start","aircraft":\#(shown.json.serialized)}"#))
+        }
+        announced = shown?.callsign
+        retain(base + "/state", state.json.serialized)
+        retain(base + "/overhead", state.mode == .overflight ? "ON" : "OFF")
+        retain(base + "/screen", screen.isOn ? "ON" : "OFF")
+        if case let .on(brightness) = screen { retain(base + "/brightness", String(Int((brightness * 100).rounded()))) }
+    }
+
+    private func retain(_ topic: String, _ value: String) {
+        guard published[topic] != value else { return }
+        if client.publish(MQTTMessage(topic: topic, text: value, retain: true)) { published[topic] = value }
+    }
+
+    /// Goes offline politely at exit (the will is for vanishing).
+    func close() {
+        client.publish(MQTTMessage(topic: base + "/status", text: "offline", retain: true))
+        _ = client.service(now: MonotonicClock.now())
+        client.disconnect()
+    }
+}

@@ -1,0 +1,230 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SystemIO
+
+/// An MQTT 3.1.1 client that never blocks the loop: the broker's name is
+/// looked up off the loop and connected to without blocking (TCPConnection),
+/// what it sends is read within a byte budget and a message budget per loop
+/// turn, what we send waits in a bounded queue (a slow broker loses
+/// messages, never memory), and a broker that goes away or stops answering
+/// is reconnected to with backoff (1 s doubling to a minute). QoS 0 both
+/// ways; the state is published retained, so a reconnect restores it.
+public final class MQTTClient {
+    public struct Options: Sendable {
+        public var host: String
+        public var port: UInt16
+        public var connect: MQTTPacket.Connect
+        /// Topics to subscribe to on each connection.
+        public var subscriptions: [String]
+        public init(host: String, port: UInt16 = 1883, connect: MQTTPacket.Connect, subscriptions: [String] = []) {
+            self.host = host
+            self.port = port
+            self.connect = connect
+            self.subscriptions = subscriptions
+        }
+    }
+
+    /// What happened, for the owner to act on.
+    public enum Event: Equatable, Sendable {
+        /// Connected and subscribed: publish the retained state now.
+        case connected
+        /// The connection failed or ended; it is retried. One line, said once per cause.
+        case failed(String)
+        case message(MQTTMessage)
+    }
+
+    public let options: Options
+    /// Bytes read per loop turn at most.
+    public var readBudget = 32 << 10
+    /// Messages handed out per loop turn at most; the rest wait in the buffer.
+    public var messagesPerTurn = 16
+    /// The largest packet taken from the broker.
+    public var maximumPacket = 64 << 10
+    /// Bytes waiting to be sent at most: beyond it new messages are dropped.
+    public var maximumQueued = 256 << 10
+    /// How long the broker has to answer CONNECT, or a PINGREQ.
+    public var answerTimeout = 10.0
+
+    private let connector: TCPConnection
+    private var socket: FileDescriptor?
+    private var connecting = false
+    private var handshaking = false
+    private var connected = false
+    private var retryAt = 0.0
+    private var backoff = 1.0
+    private var input: [UInt8] = []
+    private var inputStart = 0
+    private var output: [UInt8] = []
+    private var lastSent = 0.0
+    private var lastHeard = 0.0
+    private var pingSentAt: Double?
+    private var handshakeStarted = 0.0
+    private var failures = FailureReport()
+    private var lastServiced = 0.0
+    /// Messages dropped because the queue was full, since the last report.
+    public private(set) var dropped = 0
+
+    public init(_ options: Options) {
+        self.options = options
+        connector = TCPConnection(host: options.host, port: options.port)
+        input.reserveCapacity(readBudget)
+    }
+
+    public var isConnected: Bool { connected }
+
+    public func forEachDescriptor(_ body: (Int32) -> Void) {
+        if let socket { body(socket.rawValue) } else if connecting, let fd = connector.descriptor { body(fd) }
+    }
+
+    public var nextWake: Double? {
+        if socket != nil {
+            // Unsent bytes, or messages left in the buffer: soon. Else the keep-alive.
+            if !output.isEmpty || input.count > inputStart { return lastServiced + 0.02 }
+            if handshaking { return handshakeStarted + answerTimeout }
+            return min(lastSent + Double(options.connect.keepAliveSeconds) / 2, pingSentAt.map { $0 + answerTimeout } ?? .infinity)
+        }
+        // A connect completes by becoming writable, which the loop does not
+        // poll for (and a broker says nothing first): looked at every 50 ms.
+        return connecting ? min(connector.nextWake ?? .infinity, lastServiced + 0.05) : retryAt
+    }
+
+    /// Queues a message; false when it was dropped (not connected, or the queue is full).
+    @discardableResult
+    public func publish(_ message: MQTTMessage) -> Bool { send(.publish(message, packetID: nil)) }
+
+    private func send(_ packet: MQTTPacket) -> Bool {
+        guard socket != nil else { return false }
+        let bytes = packet.encoded()
+        guard output.count + bytes.count <= maximumQueued else {
+            dropped += 1
+            return false
+        }
+        output += bytes
+        return true
+    }
+
+    /// Moves the connection on and reads what came, within this turn's budgets.
+    public func service(now: Double) -> [Event] {
+        lastServiced = now
+        var events: [Event] = []
+        if socket == nil {
+            let progress: TCPConnection.Progress
+            if connecting {
+                progress = connector.step(at: now)
+            } else {
+                guard now >= retryAt else { return [] }
+                connecting = true
+                progress = connector.begin(at: now)
+            }
+            switch progress {
+            case .waiting: return []
+            case let .failed(message): return fail(now, message)
+            case let .connected(fd):
+                socket = fd
+                connecting = false
+                handshaking = true
+                handshakeStarted = now
+                (input, inputStart, output, pingSentAt) = ([], 0, [], nil)
+                lastHeard = now
+                _ = send(.connect(options.connect))
+            }
+        }
+        guard let socket else { return events }
+        // Read what is there, within the budget.
+        var room = readBudget
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while room > 0 {
+            let transfer = chunk.withUnsafeMutableBytes { socket.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[..<min(4096, room)])) }
+            switch transfer {
+            case let .bytes(n):
+                input += chunk[..<n]
+                room -= n
+                lastHeard = now
+                if n < min(4096, room + n) { room = 0 }
+            case .wouldBlock: room = 0
+            case .end: return events + fail(now, "the broker closed the connection")
+            case let .failed(error): return events + fail(now, error.reason)
+            }
+        }
+        // Take the packets that are whole, at most `messagesPerTurn` messages.
+        var taken = 0
+        while taken < messagesPerTurn {
+            let decoded: (packet: MQTTPacket, length: Int)?
+            do { decoded = try MQTTPacket.decode(input, from: inputStart, maximumSize: maximumPacket) } catch {
+                return events + fail(now, "the broker sent \(error)")
+            }
+            guard let (packet, length) = decoded else { break }
+            inputStart += length
+            switch packet {
+            case let .connectAcknowledged(_, code):
+                guard code == 0 else { return events + fail(now, Self.refusal(code)) }
+                handshaking = false
+                connected = true
+                backoff = 1
+                failures.clear()
+                if !options.subscriptions.isEmpty { _ = send(.subscribe(packetID: 1, topics: options.subscriptions)) }
+                events.append(.connected)
+            case let .publish(message, packetID):
+                if let packetID { _ = send(.publishAcknowledged(packetID: packetID)) }
+                events.append(.message(message))
+                taken += 1
+            case .pingResponse: pingSentAt = nil
+            default: break
+            }
+        }
+        if inputStart > 0 && (inputStart == input.count || inputStart > 16 << 10) {
+            input.removeFirst(inputStart)
+            inputStart = 0
+        }
+        if handshaking && now - handshakeStarted > answerTimeout { return events + fail(now, "no answer to CONNECT in \(Int(answerTimeout)) s") }
+        if let sent = pingSentAt, now - sent > answerTimeout { return events + fail(now, "no answer to a ping in \(Int(answerTimeout)) s") }
+        if connected && pingSentAt == nil && now - lastSent >= Double(options.connect.keepAliveSeconds) / 2 {
+            if send(.pingRequest) { pingSentAt = now }
+        }
+        // Send what waits, as much as the socket takes now.
+        if !output.isEmpty {
+            let transfer = output.withUnsafeBytes { socket.write($0) }
+            switch transfer {
+            case let .bytes(n):
+                output.removeFirst(n)
+                lastSent = now
+            case .wouldBlock, .end: break
+            case let .failed(error): return events + fail(now, error.reason)
+            }
+        }
+        return events
+    }
+
+    /// Says goodbye (the broker then does not publish our will) and closes.
+    public func disconnect() {
+        guard let socket, connected else { return }
+        let bytes = MQTTPacket.disconnect.encoded()
+        output += bytes
+        _ = output.withUnsafeBytes { socket.write($0) }
+        self.socket = nil
+        connected = false
+    }
+
+    private func fail(_ now: Double, _ message: String) -> [Event] {
+        socket = nil
+        connecting = false
+        handshaking = false
+        connected = false
+        retryAt = now + backoff
+        backoff = min(backoff * 2, 60)
+        let line = "mqtt \(options.host):\(options.port): \(message)"
+        return failures.isNew(line) ? [.failed(line)] : []
+    }
+
+    static func refusal(_ code: UInt8) -> String {
+        switch code {
+        case 1: return "the broker refused the connection: protocol 3.1.1 not accepted"
+        case 2: return "the broker refused the client id"
+        case 3: return "the broker is unavailable"
+        case 4: return "the broker refused the user name or password"
+        case 5: return "the broker refused the connection: not authorised"
+        default: return "the broker refused the connection (code \(code))"
+        }
+    }
+}

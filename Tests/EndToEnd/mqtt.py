@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""The kiosk on a real MQTT broker: Debian's mosquitto, started here on a
+free loopback port with a password file, and its own clients
+(mosquitto_sub, mosquitto_pub). Checks Home Assistant's discovery
+configuration and the retained state, commands and their replies, the
+overflight start and end events, a wrong password, the broker killed and
+started again (the kiosk reconnects and publishes its state anew), and a
+flood of commands that must not move the frame schedule.
+Usage: mqtt.py PATH/radar-kiosk"""
+import json, os, signal, socket, subprocess, sys, tempfile, time
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from waiting import wait_for  # noqa: E402
+from recording import frame_times, p99  # noqa: E402
+
+kiosk = sys.argv[1]
+work = tempfile.mkdtemp(prefix="rk-mqtt-")
+passed = failed = 0
+RATE = 30
+BASE = "radar-kiosk"
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    passed, failed = (passed + 1, failed) if ok else (passed, failed + 1)
+    print(f"{'ok' if ok else 'FAIL'}: {name} {detail}".rstrip(), flush=True)
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+PORT = free_port()
+USER, PASSWORD = "kiosk", "s3cret-pass"
+subprocess.run(["mosquitto_passwd", "-b", "-c", os.path.join(work, "passwd"), USER, PASSWORD], check=True, capture_output=True)
+open(os.path.join(work, "mosquitto.conf"), "w").write(
+    f"listener {PORT} 127.0.0.1\nallow_anonymous false\npassword_file {work}/passwd\npersistence false\n")
+# Run as root, mosquitto drops to its own user: that user must read its files.
+os.chmod(work, 0o755)
+os.chmod(os.path.join(work, "passwd"), 0o644)
+open(os.path.join(work, "password"), "w").write(PASSWORD + "\n")
+open(os.path.join(work, "wrong-password"), "w").write("not-it\n")
+AUTH = ["-h", "127.0.0.1", "-p", str(PORT), "-u", USER, "-P", PASSWORD]
+
+
+def start_broker():
+    log = open(os.path.join(work, "broker.log"), "a")
+    proc = subprocess.Popen(["mosquitto", "-c", os.path.join(work, "mosquitto.conf")], stdout=log, stderr=log)
+
+    def accepting():
+        try:
+            socket.create_connection(("127.0.0.1", PORT), 0.2).close()
+            return True
+        except OSError:
+            return False
+    if not wait_for(accepting, 10):
+        raise RuntimeError("mosquitto did not start: " + open(log.name).read())
+    return proc
+
+
+def retained(topic, expect, timeout=3):
+    """What a new subscriber gets at once: the retained messages (topic -> payload)."""
+    out = subprocess.run(["mosquitto_sub", *AUTH, "-t", topic, "-v", "-C", str(expect), "-W", str(timeout), "--retained-only"],
+                         capture_output=True, text=True).stdout
+    return dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
+
+
+def publish(topic, payload):
+    subprocess.run(["mosquitto_pub", *AUTH, "-t", topic, "-m", payload], check=True, capture_output=True)
+
+
+class Kiosk:
+    def __init__(self, name, password_file):
+        self.dir = os.path.join(work, name)
+        os.makedirs(self.dir)
+        self.sock, self.video = os.path.join(self.dir, "k.sock"), os.path.join(self.dir, "frames.y4m")
+        conf = os.path.join(self.dir, "k.conf")
+        open(conf, "w").write(f"display = headless\nsize = 160x96\nrefresh = {RATE}\nkeyboard = none\nsocket = {self.sock}\n"
+                              f"mqtt.broker = 127.0.0.1:{PORT}\nmqtt.username = {USER}\nmqtt.password_file = {password_file}\n")
+        self.log = open(os.path.join(self.dir, "log"), "w+")
+        self.proc = subprocess.Popen([kiosk, "run", "--config", conf, "--record", self.video], stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.DEVNULL, stderr=self.log)
+        if not wait_for(lambda: "first frame on" in self.text(), 20):
+            raise RuntimeError("the kiosk did not start: " + self.text())
+
+    def text(self):
+        self.log.flush()
+        return open(self.log.name).read()
+
+    def get(self, timeout=2.0):
+        started = time.time()
+        try:
+            s = socket.socket(socket.AF_UNIX)
+            s.settimeout(timeout)
+            s.connect(self.sock)
+            s.sendall(b'{"cmd":"get"}\n')
+            data = b""
+            while not data.endswith(b"\n"):
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                data += chunk
+            s.close()
+            return json.loads(data), time.time() - started
+        except (OSError, ValueError):
+            return None, timeout
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        return self.proc.returncode
+
+
+broker = start_broker()
+k = None
+watcher = None
+try:
+    k = Kiosk("kiosk", os.path.join(work, "password"))
+    connected = wait_for(lambda: "mqtt connected" in k.text(), 15)
+    # Every message on our topics and the events, as they come.
+    events_log = open(os.path.join(work, "events"), "w+")
+    watcher = subprocess.Popen(["mosquitto_sub", *AUTH, "-v", "-t", f"{BASE}/event", "-t", f"{BASE}/reply"],
+                               stdout=events_log, stderr=subprocess.DEVNULL)
+    configs = retained("homeassistant/#", 8)
+    parsed = {t: json.loads(p) for t, p in configs.items()}
+    kinds = sorted(t.split("/")[1] for t in parsed)
+    switch = parsed.get(f"homeassistant/switch/{BASE}/screen/config", {})
+    check("Home Assistant discovery: one device with sensors, a screen switch and a brightness number, retained",
+          connected and len(parsed) == 8 and kinds.count("sensor") == 5 and "binary_sensor" in kinds and "number" in kinds
+          and switch.get("command_topic") == f"{BASE}/screen/set" and all(c.get("device", {}).get("identifiers") == [BASE] for c in parsed.values())
+          and all(c.get("availability_topic") == f"{BASE}/status" for c in parsed.values()), f"({', '.join(sorted(configs))})")
+    state = retained(f"{BASE}/#", 5)
+    check("the state, overhead, screen and availability are retained", state.get(f"{BASE}/state") == '{"mode":"standby"}'
+          and state.get(f"{BASE}/overhead") == "OFF" and state.get(f"{BASE}/screen") == "ON" and state.get(f"{BASE}/status") == "online", str(state))
+
+    wait_for(lambda: os.path.getsize(events_log.name) >= 0 and watcher.poll() is None, 2)
+    time.sleep(0.3)  # mosquitto_sub has subscribed once its connection is up; nothing to watch from here
+    publish(f"{BASE}/command", json.dumps({"cmd": "set", "state": {"mode": "overflight", "aircraft": {
+        "callsign": "BAW283", "type": "B789", "altitude_ft": 3400, "distance_nm": 1.2, "bearing_deg": 90}}}))
+    overhead = wait_for(lambda: retained(f"{BASE}/overhead", 1).get(f"{BASE}/overhead") == "ON", 10)
+    publish(f"{BASE}/command", '{"cmd":"set","state":{"mode":"standby"}}')
+    publish(f"{BASE}/command", "garbage")
+
+    def events():
+        events_log.flush()
+        return [line.split(" ", 1) for line in open(events_log.name).read().splitlines() if " " in line]
+    wait_for(lambda: sum(1 for t, _ in events() if t.endswith("/event")) >= 2 and sum(1 for t, _ in events() if t.endswith("/reply")) >= 3, 10)
+    got = events()
+    starts = [json.loads(p) for t, p in got if t.endswith("/event") and "overflight_start" in p]
+    ends = [json.loads(p) for t, p in got if t.endswith("/event") and "overflight_end" in p]
+    replies = [json.loads(p) for t, p in got if t.endswith("/reply")]
+    check("commands on TOPIC/command: the overflight's start and end events, and the replies (an error for garbage)",
+          overhead and len(starts) == 1 and starts[0]["aircraft"]["callsign"] == "BAW283" and len(ends) == 1
+          and ends[0]["overflight"]["callsign"] == "BAW283" and ends[0]["overflight"].get("closest_nm") == 1.2
+          and [r.get("ok") for r in replies] == [True, True, False] and "malformed JSON" in replies[2].get("error", ""),
+          f"({len(starts)} starts, {len(ends)} ends, replies {[r.get('ok') for r in replies]}) " + json.dumps(ends)[:200])
+
+    publish(f"{BASE}/screen/set", "OFF")
+    off = wait_for(lambda: retained(f"{BASE}/screen", 1).get(f"{BASE}/screen") == "OFF", 10)
+    reply, _ = k.get()
+    publish(f"{BASE}/brightness/set", "40")
+    publish(f"{BASE}/screen/set", "AUTO")
+    back = wait_for(lambda: retained(f"{BASE}/#", 5).get(f"{BASE}/brightness") == "40", 10)
+    check("TOPIC/screen/set and TOPIC/brightness/set: the screen goes off and back at 40 %, said on TOPIC/screen and TOPIC/brightness",
+          off and reply and reply.get("screen", {}).get("power") == "off" and back and retained(f"{BASE}/screen", 1).get(f"{BASE}/screen") == "ON",
+          f"(get said {reply and reply.get('screen')})")
+
+    # The broker goes away and comes back: the kiosk reconnects and publishes its state anew
+    # (this broker keeps nothing: what a new subscriber gets came after the restart).
+    broker.send_signal(signal.SIGKILL)
+    broker.wait(10)
+    lost = wait_for(lambda: "retrying" in k.text(), 15)
+    broker = start_broker()
+    again = wait_for(lambda: k.text().count("mqtt connected") >= 2, 30)
+    state = retained(f"{BASE}/#", 5)
+    configs = retained("homeassistant/#", 8)
+    check("the broker killed and started again: the kiosk reconnects and its state and discovery are retained again",
+          lost and again and state.get(f"{BASE}/status") == "online" and state.get(f"{BASE}/state") == '{"mode":"standby"}'
+          and len(configs) == 8 and k.proc.poll() is None,
+          next((line for line in k.text().splitlines() if "retrying" in line), "(no failure logged)"))
+
+    # A flood: 20,000 commands as fast as mosquitto_pub sends them. The kiosk
+    # takes a few a turn; frames keep their schedule and `get` is answered.
+    lines = os.path.join(work, "flood")
+    open(lines, "w").write("".join('{"cmd":"set","state":{"mode":"%s"}}\n' % ("overflight" if i % 2 else "standby") for i in range(20000)))
+    before = len(frame_times(k.video))
+    flood = subprocess.Popen(["mosquitto_pub", *AUTH, "-t", f"{BASE}/command", "-l"], stdin=open(lines), stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    started, latencies = time.time(), []
+    while time.time() - started < 6:
+        reply, taken = k.get(timeout=1.0)
+        latencies.append(taken if reply and reply.get("ok") else 1.0)
+        time.sleep(0.2)
+    flood.wait(60)
+    times = frame_times(k.video)[before:]
+    intervals = [b - a for a, b in zip(times, times[1:])]
+    check("a flood of 20,000 MQTT commands: frames keep their schedule and get is answered",
+          k.proc.poll() is None and len(intervals) >= 6 * RATE * 0.5 and p99(intervals) <= 2.0 / RATE and max(latencies) < 0.1,
+          f"({len(times)} frames, interval p99 {p99(intervals) * 1000:.1f} ms, get at most {max(latencies) * 1000:.1f} ms)")
+    code = k.stop()
+    gone = retained(f"{BASE}/status", 1).get(f"{BASE}/status")
+    check("SIGTERM: the kiosk exits 0 and says offline", code == 0 and gone == "offline", f"(exit {code}, status {gone})")
+
+    # The wrong password: said once, in one line; the kiosk runs on.
+    k = Kiosk("wrong", os.path.join(work, "wrong-password"))
+    said = wait_for(lambda: "the broker refused" in k.text(), 15)
+    check("a wrong password is said in one line and the kiosk runs on", said and k.proc.poll() is None
+          and k.text().count("the broker refused") == 1,
+          next((line for line in k.text().splitlines() if "mqtt" in line and "refused" in line), k.text()[-200:]))
+except Exception as error:
+    check("the MQTT scenario ran to the end", False, repr(error)[:300] + (" | " + k.text()[-300:] if k else ""))
+finally:
+    if k:
+        k.stop()
+    if watcher:
+        watcher.kill()
+    broker.kill()
+print(f"mqtt: {passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)

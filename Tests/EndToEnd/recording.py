@@ -1,0 +1,21 @@
+"""What the headless kiosk's recording says: the time of each frame (the
+Xt= field the recorder writes in each Y4M frame header)."""
+
+
+def frame_times(path):
+    data = open(path, "rb").read()
+    header_end = data.index(b"\n")
+    fields = dict((f[:1], f[1:]) for f in data[:header_end].split()[1:])
+    size = int(fields[b"W"]) * int(fields[b"H"]) * 3 // 2
+    times, pos = [], header_end + 1
+    while pos < len(data):
+        end = data.index(b"\n", pos)
+        head = data[pos:end].split()
+        times.append(float(next(h[3:] for h in head if h.startswith(b"Xt="))))
+        pos = end + 1 + size
+    return times
+
+
+def p99(values):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * 0.99))] if values else float("inf")
