@@ -22,6 +22,8 @@ public struct DialPainter {
         /// The aircraft on the still face: bearing, fraction of the range, opacity.
         public var marker: (bearing: Float, range: Float, opacity: Float)?
         public var rangeLabels: (String, String, String)
+        /// The rings' labels' colour: the reference scene's, or the kiosk's brighter one.
+        public var rangeLabelColor = DialPainter.referenceRangeLabelColor
 
         public init(center: Point, radius: Float, scale: Float, sweepBearing: Float, sweepOpacity: Float, showsBlips: Bool,
                     marker: (bearing: Float, range: Float, opacity: Float)?, rangeLabels: (String, String, String)) {
@@ -37,6 +39,14 @@ public struct DialPainter {
     }
 
     static let green = Color(hex: 0x2FA37A)
+    /// The disc's gradient, centre to rim, and the labels drawn on and around it.
+    public static let discCentre = Color(hex: 0x15303A), discRim = Color(hex: 0x0B1620)
+    public static let compassLabelColor = Color(hex: 0x8FD9B6)
+    /// The reference scene's ring labels: 4.3:1 on the disc's centre, under
+    /// the 4.5:1 the kiosk's text keeps.
+    public static let referenceRangeLabelColor = Color(hex: 0x5E9C86)
+    /// The kiosk's ring labels (the traffic's ranges): 5.3:1 on the disc's centre.
+    public static let rangeLabelColor = Color(hex: 0x6AAE95)
     static let bright = Color(hex: 0x6CFFB5)
     private var path = Path()
 
@@ -84,7 +94,7 @@ public struct DialPainter {
         path.removeAll()
         path.addCircle(center: c, radius: R)
         canvas.fill(path, with: .gradient(.radial(center: c, radius: R, stops: GradientStops(
-            GradientStop(0, Color(hex: 0x15303A)), GradientStop(1, Color(hex: 0x0B1620))))))
+            GradientStop(0, Self.discCentre), GradientStop(1, Self.discRim)))))
 
         path.removeAll()
         for i in 1...4 { path.addCircle(center: c, radius: R * 0.25 * Float(i)) }
@@ -173,7 +183,7 @@ public struct DialPainter {
     public func drawCompassLabel(_ i: Int, _ p: Parameters, font: Font, text: TextRenderer, in canvas: Canvas) {
         let q = Self.polar(p.center, 90 * Float(i), p.radius + 22 * p.scale)
         text.draw(i == 0 ? "N" : i == 1 ? "E" : i == 2 ? "S" : "W", font: font, at: Point(q.x, q.y + font.capHeight / 2),
-                  alignment: .center, color: Color(hex: 0x8FD9B6), in: canvas)
+                  alignment: .center, color: Self.compassLabelColor, in: canvas)
     }
 
     /// The three rings' ranges, along the north-east diagonal.
@@ -185,7 +195,7 @@ public struct DialPainter {
     public func drawRangeLabel(_ i: Int, _ p: Parameters, font: Font, text: TextRenderer, in canvas: Canvas) {
         let label = i == 0 ? p.rangeLabels.0 : i == 1 ? p.rangeLabels.1 : p.rangeLabels.2
         let q = Self.polar(p.center, 45, p.radius * 0.25 * Float(i + 1))
-        text.draw(label, font: font, at: Point(q.x, q.y - 4 * p.scale), color: Color(hex: 0x5E9C86), in: canvas)
+        text.draw(label, font: font, at: Point(q.x, q.y - 4 * p.scale), color: p.rangeLabelColor, in: canvas)
     }
 
     /// An aircraft of the traffic: a smaller glow and dot than the reference's

@@ -231,9 +231,11 @@ public final class KioskRenderer: TextMeasuring {
     private func dialParameters(_ item: RenderItem, sweepBearing: Double) -> DialPainter.Parameters {
         let f = item.frame
         let radius = Float(f.width / 2)
-        return DialPainter.Parameters(center: Point(Float(f.midX), Float(f.midY)), radius: radius, scale: radius / (0.42 * 1080),
-                                      sweepBearing: Float(sweepBearing), sweepOpacity: Float(1 - DialChannels(item.custom).stillness),
-                                      showsBlips: false, marker: nil, rangeLabels: traffic?.rangeLabels ?? ("5", "10", "15"))
+        var p = DialPainter.Parameters(center: Point(Float(f.midX), Float(f.midY)), radius: radius, scale: radius / (0.42 * 1080),
+                                       sweepBearing: Float(sweepBearing), sweepOpacity: Float(1 - DialChannels(item.custom).stillness),
+                                       showsBlips: false, marker: nil, rangeLabels: traffic?.rangeLabels ?? ("5", "10", "15"))
+        p.rangeLabelColor = DialPainter.rangeLabelColor
+        return p
     }
 
     private func dialFonts(_ item: RenderItem, minimumTextSize: Float) -> (compass: Font, range: Font) {

@@ -62,6 +62,13 @@ public enum Audit {
                 for (name, size) in [("compass", sizes.compass), ("range", sizes.range)] where Double(size) + 0.01 < minimum {
                     found.append("\(place): the dial's \(name) labels are \(rounded(Double(size))) px, below the \(rounded(minimum)) px minimum")
                 }
+                // The rings' labels (the traffic's ranges) lie on the disc, from its
+                // brighter centre to its rim; the compass labels outside it.
+                let labels = [("range", DialPainter.rangeLabelColor, DialPainter.discCentre), ("range", DialPainter.rangeLabelColor, DialPainter.discRim),
+                              ("compass", DialPainter.compassLabelColor, KioskRenderer.background)]
+                for (name, color, on) in labels where contrast(color.premultipliedPixel, on.premultipliedPixel) < minimumContrast {
+                    found.append("\(place): the dial's \(name) labels have contrast \(rounded(contrast(color.premultipliedPixel, on.premultipliedPixel))):1, below \(minimumContrast):1")
+                }
             }
             guard visible, isText, !isEmpty, let style = KioskStyle(item.style) else { continue }
             let look = renderer.textStyle(style)
@@ -137,12 +144,19 @@ public enum Audit {
         model: String(repeating: "M", count: Aircraft.nameLength), altitudeFeet: 88_888, groundSpeedKnots: 1888,
         distanceNM: 888.8, bearingDegrees: 288, verticalRateFeetPerMinute: -2500))
 
+    /// The longest card as an alert: its amber status word and border.
+    static let alertOverflight: KioskState = {
+        var state = longestOverflight
+        state.aircraft?.alert = "EMERGENCY 7700"
+        return state
+    }()
+
     public static func run(_ args: ParsedArguments) throws -> Int32 {
         let fonts = try FontSet(directory: args.value("--fonts"))
         let sizes = try (args.all("--size").isEmpty ? sizes : args.all("--size")).map { try parseSize($0) }
         var total = 0
         for size in sizes {
-            for state in [KioskState.standby, sampleOverflight, longestOverflight] {
+            for state in [KioskState.standby, sampleOverflight, longestOverflight, alertOverflight] {
                 for units in state.mode == .standby ? [DisplayUnits()] : unitChoices {
                     let problems = problems(width: size.width, height: size.height, state: state, fonts: fonts, units: units)
                     total += problems.count

@@ -18,6 +18,19 @@ import AnimationCore
         Audit.problems(in: items, layout: Self.layout, renderer: KioskRenderer(fonts: try FontSet()), place: "test")
     }
 
+    /// At every audited size: the alert card (amber, its longest lines) and
+    /// the dial's labels, the rings' ranges the traffic steps through included.
+    @Test func theAlertCardAndTheDialsLabelsPassAtEveryLayout() throws {
+        let fonts = try FontSet()
+        for size in Audit.sizes {
+            let wh = size.split(separator: "x").compactMap { Int($0) }
+            for state in [Audit.alertOverflight, .standby] {
+                let found = Audit.problems(width: wh[0], height: wh[1], state: state, fonts: fonts)
+                #expect(found.isEmpty, "\(size): \(found.joined(separator: "; "))")
+            }
+        }
+    }
+
     @Test func theKiosksOwnSceneHasNone() throws {
         #expect(try problems(items(Demo.sampleOverflight)).isEmpty)
         #expect(try problems(items(.standby)).isEmpty)
