@@ -53,9 +53,9 @@ import Feed
         #expect(n == 0, "\(n) allocations in 180 sweeping frames with traffic")
     }
 
-    @Test(.enabled(if: AllocationCounting.works, Comment(rawValue: AllocationCounting.why)))
-    func framesInTheMiddleOfATransitionAllocateNothing() throws {
-        let tick = try tick(800, 480)
+    @Test(.enabled(if: AllocationCounting.works, Comment(rawValue: AllocationCounting.why)), arguments: [(800, 480), (1920, 1080)])
+    func framesInTheMiddleOfATransitionAllocateNothing(_ width: Int, _ height: Int) throws {
+        let tick = try tick(width, height)
         var t = 0.0
         // Warm both layouts and every glyph first.
         for state in [Demo.sampleOverflight, .standby, Demo.sampleOverflight, .standby] {
