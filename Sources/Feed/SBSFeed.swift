@@ -40,14 +40,9 @@ public final class SBSFeed: FeedSource {
 
     public func service(now: Double) -> [FeedEvent] {
         if connection == nil {
-            let progress: TCPConnection.Progress
-            if connecting {
-                progress = connector.step(at: now)
-            } else {
-                guard now >= retryAt else { return [] }
-                connecting = true
-                progress = connector.begin(at: now)
-            }
+            guard connecting || now >= retryAt else { return [] }
+            let progress = connector.attempt(at: now, continuing: connecting)
+            connecting = true
             switch progress {
             case .waiting: return []
             case let .failed(message): return fail(now, "\(name): \(message)")

@@ -48,6 +48,10 @@ public final class TCPConnection {
         return .waiting
     }
 
+    /// Moves the caller's attempt on (`continuing`), or begins a new one: what
+    /// a source that reconnects calls each time it is serviced without a connection.
+    public func attempt(at now: Double, continuing: Bool) -> Progress { continuing ? step(at: now) : begin(at: now) }
+
     /// Moves the connection on; call when `descriptor` is readable or `nextWake` has come.
     public func step(at now: Double) -> Progress {
         if let socket {

@@ -11,6 +11,7 @@ import json, os, random, signal, socket, struct, subprocess, sys, tempfile, thre
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from waiting import wait_for  # noqa: E402
 from recording import frame_times, p99  # noqa: E402
+from control import command, stop  # noqa: E402
 
 kiosk = sys.argv[1]
 passed = failed = 0
@@ -58,18 +59,7 @@ class Kiosk:
 
     def command(self, line, timeout=5.0):
         """Sends one command line on the socket; returns its reply (a dict), or raises."""
-        s = socket.socket(socket.AF_UNIX)
-        s.settimeout(timeout)
-        s.connect(self.sock)
-        s.sendall(line.encode() + b"\n")
-        data = b""
-        while not data.endswith(b"\n"):
-            chunk = s.recv(4096)
-            if not chunk:
-                break
-            data += chunk
-        s.close()
-        return json.loads(data or b"{}")
+        return command(self.sock, line, timeout)
 
     def get(self, timeout=2.0):
         """Sends {"cmd":"get"} on the socket; returns (reply, seconds) or (None, timeout)."""
@@ -89,13 +79,7 @@ class Kiosk:
         return frame_times(self.video)
 
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-        return self.proc.returncode
+        return stop(self.proc)
 
 
 def with_kiosk(body, name, **kwargs):

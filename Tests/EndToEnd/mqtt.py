@@ -11,6 +11,7 @@ import json, os, signal, socket, subprocess, sys, tempfile, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from waiting import wait_for  # noqa: E402
 from recording import frame_times, p99  # noqa: E402
+from control import command, stop  # noqa: E402
 
 kiosk = sys.argv[1]
 work = tempfile.mkdtemp(prefix="rk-mqtt-")
@@ -93,29 +94,12 @@ class Kiosk:
     def get(self, timeout=2.0):
         started = time.time()
         try:
-            s = socket.socket(socket.AF_UNIX)
-            s.settimeout(timeout)
-            s.connect(self.sock)
-            s.sendall(b'{"cmd":"get"}\n')
-            data = b""
-            while not data.endswith(b"\n"):
-                chunk = s.recv(4096)
-                if not chunk:
-                    break
-                data += chunk
-            s.close()
-            return json.loads(data), time.time() - started
+            return command(self.sock, '{"cmd":"get"}', timeout), time.time() - started
         except (OSError, ValueError):
             return None, timeout
 
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-        return self.proc.returncode
+        return stop(self.proc)
 
 
 broker = start_broker()

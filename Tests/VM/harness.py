@@ -299,7 +299,11 @@ class Tests:
         deadline = time.time() + 30
         while "exit=" not in self.kiosk_log():
             if time.time() > deadline:
-                raise RuntimeError("the kiosk did not exit:\n" + self.kiosk_log())
+                # Where it is stuck, for whoever reads the failure: its state, the
+                # kernel stack it waits in, its signal masks and descriptors.
+                where = self.vm.sh("for p in $(pidof radar-kiosk); do grep -E 'State|Sig(Pnd|Blk|Cgt)|ShdPnd' /proc/$p/status; "
+                                   "cat /proc/$p/wchan; echo; cat /proc/$p/stack; ls -l /proc/$p/fd; done 2>&1")[1]
+                raise RuntimeError("the kiosk did not exit:\n" + self.kiosk_log() + "\n" + where)
             time.sleep(0.3)
         return self.kiosk_log()
 
