@@ -79,6 +79,7 @@ public enum KioskRun {
         controller.keyMap = config.keyMap
         controller.feed = interpreter
         controller.showsTraffic = config.showsTraffic && interpreter != nil
+        controller.gpioAction = config.gpioAction
         controller.traffic.setFixedRange(config.trafficRangeNM, at: 0)
         Log.line("radar-kiosk: showing on \(presenter.name)" + (headless?.recorder.map { ", recording to \($0.path)" } ?? ""))
 

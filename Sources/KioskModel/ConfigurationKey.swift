@@ -231,6 +231,9 @@ public struct ConfigurationKey: Sendable {
         .init("gpio.bias", "as-is|pull-up|pull-down|disabled", "as-is", "the line's bias") {
             $0.gpioBias = try choice($1, "gpio.bias")
         },
+        .init("gpio.action", "overflight|wake", "overflight", "what the line does: OVERFLIGHT while active, or wake the screen on each press") {
+            $0.gpioAction = try choice($1, "gpio.action")
+        },
         .init("gpio.debounce_ms", "MILLISECONDS", "20", "the kernel's debounce period for the line (0 to 1000)") {
             $0.gpioDebounceMilliseconds = Int(try number($1, "gpio.debounce_ms", 0...1000))
         },

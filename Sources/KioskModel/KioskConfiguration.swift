@@ -11,6 +11,14 @@ public enum KeyAction: String, Sendable, CaseIterable {
     case wake
 }
 
+/// What the GPIO input line does.
+public enum GPIOAction: String, Sendable, CaseIterable {
+    /// Active means OVERFLIGHT, inactive STANDBY (a sensor or a switch saying something is overhead).
+    case overflight
+    /// An active edge wakes the screen for screen.linger_s (a button, a motion sensor).
+    case wake
+}
+
 /// Where the kiosk shows its picture.
 public enum DisplayChoice: String, Sendable, CaseIterable {
     /// A free DRM output if there is one, else headless (taking a display that appears later).
@@ -145,6 +153,7 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var gpioActiveLow = false
     public var gpioBias = GPIOLine.Bias.asIs
     public var gpioDebounceMilliseconds = 20
+    public var gpioAction = GPIOAction.overflight
     /// Each key's text as the file or a flag gave it, to tell what a reload changes.
     public private(set) var givenValues: [String: String] = [:]
 

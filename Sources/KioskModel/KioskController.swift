@@ -34,6 +34,8 @@ public final class KioskController {
     /// Whether the screen is on, and how bright: the schedule, "on only while
     /// overhead", wakes and overrides.
     public var screen = ScreenPolicy()
+    /// What the GPIO input line does: show OVERFLIGHT while active, or wake the screen.
+    public var gpioAction = GPIOAction.overflight
     /// The aircraft around, as blips on the sweeping dial.
     public let traffic = TrafficPicture()
     /// Whether the dial shows the traffic (with a feed).
@@ -89,6 +91,12 @@ public final class KioskController {
         case let .key(code, from):
             return handleKey(code, from: from, at: time)
         case let .gpio(active, line, initial):
+            if gpioAction == .wake {
+                // A button or a motion sensor: its active edge lights the screen for the linger.
+                guard active && !initial else { return Response() }
+                screen.wake(at: time)
+                return Response(log: ["radar-kiosk: wake (GPIO \(line)): screen \(screenPower(at: time))"])
+            }
             apply(active ? overflightWithKnownAircraft() : .standby, at: initial ? 0 : time, animated: !initial)
             return Response(log: ["radar-kiosk: state \(statusLine) (GPIO \(line) \(active ? "active" : "inactive"))"])
         case let .commandLine(line, _):

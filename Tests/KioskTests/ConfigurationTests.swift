@@ -63,6 +63,7 @@ import Input
     gpio.line = GPIO17
     gpio.active_low = yes
     gpio.bias = pull-up
+    gpio.action = wake
     gpio.debounce_ms = 50
     """
 
@@ -82,7 +83,7 @@ import Input
                 && c.alerts.radiusNM == 12.5 && c.alerts.ceilingFeet == 30_000 && c.alertGPIOLine == "BUZZER" && c.alertGPIOActiveLow)
         #expect(c.keyboard == .device("/dev/input/event3") && !c.keyboardGrab && c.screenshotDirectory == "/var/tmp")
         #expect(c.keys["space"] == nil && c.keys["t"] == .toggle && c.keys["q"] == .quit)
-        #expect(c.gpioLine == "GPIO17" && c.gpioActiveLow && c.gpioBias == .pullUp && c.gpioDebounceMilliseconds == 50)
+        #expect(c.gpioLine == "GPIO17" && c.gpioActiveLow && c.gpioBias == .pullUp && c.gpioDebounceMilliseconds == 50 && c.gpioAction == .wake)
         #expect(c.night == NightSchedule(from: ClockTime(anchor: .sunset, offsetMinutes: 30), until: ClockTime(anchor: .midnight, offsetMinutes: 6 * 60 + 45)))
         #expect(c.screen.nightAction == .dim && c.screen.nightBrightness == 0.2 && c.screen.overheadOnly && c.screen.lingerSeconds == 90)
         #expect(c.backlight == .directory("/sys/class/backlight/10-0045"))
@@ -109,7 +110,7 @@ import Input
                 && c.overflightLog.path(stateDirectory: "/var/lib/radar-kiosk") == "/var/lib/radar-kiosk/overflights.jsonl")
         #expect(c.alerts.emergencies && !c.alerts.military && c.alertWatchList == nil && c.alerts.radiusNM == 10 && c.alerts.ceilingFeet == 45_000)
         #expect(c.keyboard == .auto && c.keyboardGrab && c.screenshotDirectory == "/run/radar-kiosk")
-        #expect(c.gpioLine == nil && !c.gpioActiveLow && c.gpioBias == .asIs && c.gpioDebounceMilliseconds == 20)
+        #expect(c.gpioLine == nil && !c.gpioActiveLow && c.gpioBias == .asIs && c.gpioDebounceMilliseconds == 20 && c.gpioAction == .overflight)
         #expect(c.keys == ["space": .toggle, "o": .overflight, "s": .standby, "n": .next, "q": .quit, "w": .wake])
         #expect(c.night == nil && c.screen == ScreenPolicy() && c.screen.nightAction == .off && c.screen.nightBrightness == 0.3
                 && !c.screen.overheadOnly && c.screen.lingerSeconds == 60 && c.backlight == .auto)

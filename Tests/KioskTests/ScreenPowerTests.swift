@@ -146,6 +146,17 @@ import SystemIO
         _ = controller.handle(.gpio(active: true, line: "GPIO17", initial: false), at: 100)
         #expect(controller.screenPower(at: 100).isOn, "the line's OVERFLIGHT lights it")
 
+        // A GPIO button (gpio.action = wake): its press wakes a screen that night has switched off.
+        let night = KioskController(layout: KioskLayout(width: 800, height: 480))
+        night.gpioAction = .wake
+        night.screen.lingerSeconds = 30
+        _ = night.handle(.night(true), at: 0)
+        _ = night.handle(.gpio(active: true, line: "BUTTON", initial: true), at: 0)
+        #expect(night.screenPower(at: 1) == .off, "the level at start is not a press")
+        _ = night.handle(.gpio(active: true, line: "BUTTON", initial: false), at: 10)
+        #expect(night.screenPower(at: 20) == .on(brightness: 1) && night.state.mode == .standby, "a press wakes it, no OVERFLIGHT")
+        #expect(night.screenPower(at: 41) == .off)
+
         let off = controller.perform(try KioskCommand.parse(#"{"cmd":"screen","power":"off"}"#), at: 101)
         #expect(off.reply == KioskCommand.okReply)
         #expect(controller.screenPower(at: 101) == .off)

@@ -672,7 +672,10 @@ class Tests:
         number = card.replace("card", "")
         # The schedule: the clock runs into the night, then is set to the morning (as NTP would).
         self.vm.sh("date -s '2026-06-21 21:59:57'")
-        self.vm.sh(f"printf 'display = drm\\noutput = /dev/dri/{card}\\nnight.from = 22:00\\nnight.until = 06:00\\n' > /tmp/night.conf")
+        sim = "/sys/devices/platform/$(cat /sys/kernel/config/gpio-sim/kiosk/dev_name)/$(cat /sys/kernel/config/gpio-sim/kiosk/bank0/chip_name)/sim_gpio3/pull"
+        self.vm.sh(f"echo pull-down > {sim}")
+        self.vm.sh(f"printf 'display = drm\\noutput = /dev/dri/{card}\\nnight.from = 22:00\\nnight.until = 06:00\\n"
+                   "gpio.line = OVERHEAD\\ngpio.action = wake\\nscreen.linger_s = 2\\n' > /tmp/night.conf")
         self.start_kiosk("--config /tmp/night.conf")
         lit = self.crtc_active(number)
         dark, waited = self.wait_until(lambda: "screen off" in self.kiosk_log() and self.crtc_active(number) == "0", 30)
@@ -681,15 +684,20 @@ class Tests:
             return sum(screen) / max(len(screen), 1)
         self.wait_until(lambda: level() < 1.0, 10)
         black = level()
+        # A button on the GPIO line (gpio.action = wake) lights it for the linger, at night.
+        self.vm.sh(f"echo pull-up > {sim}")
+        pressed, _ = self.wait_until(lambda: "wake (GPIO OVERHEAD)" in self.kiosk_log() and self.crtc_active(number) == "1", 30)
+        self.vm.sh(f"echo pull-down > {sim}")
+        lingered, _ = self.wait_until(lambda: self.kiosk_log().splitlines().count("radar-kiosk: screen off") == 2 and self.crtc_active(number) == "0", 30)
         self.vm.sh("date -s '2026-06-22 06:00:01'")
         morning, woke = self.wait_until(lambda: "night ends" in self.kiosk_log() and self.crtc_active(number) == "1", 30)
         log = self.stop_kiosk("TERM")
-        self.check("night.from blanks the screen (the CRTC inactive, the screen black) and the morning lights it",
-                   lit == "1" and dark and black < 1.0 and morning and "night begins" in log and "exit=0" in log,
-                   f"(active before {lit}, dark after {waited:.1f} s, mean level {black:.2f}, lit {woke:.1f} s after the clock was set)")
+        self.check("night.from blanks the screen (the CRTC inactive, the screen black), a GPIO button wakes it, the morning lights it",
+                   lit == "1" and dark and black < 1.0 and pressed and lingered and morning and "night begins" in log and "exit=0" in log,
+                   f"(active before {lit}, dark after {waited:.1f} s, mean level {black:.2f}, button {bool(pressed)}/{bool(lingered)}, "
+                   f"lit {woke:.1f} s after the clock was set)")
 
         # On only while overhead: dark from the start; a key, then the line, light it; it lingers 2 s after.
-        sim = "/sys/devices/platform/$(cat /sys/kernel/config/gpio-sim/kiosk/dev_name)/$(cat /sys/kernel/config/gpio-sim/kiosk/bank0/chip_name)/sim_gpio3/pull"
         self.vm.sh(f"echo pull-down > {sim}")
         self.vm.sh(f"printf 'display = drm\\noutput = /dev/dri/{card}\\nscreen.overhead_only = yes\\nscreen.linger_s = 2\\ngpio.line = OVERHEAD\\n' > /tmp/overhead.conf")
         self.start_dark_kiosk("--config /tmp/overhead.conf")
