@@ -124,24 +124,28 @@ try:
     check("the state, overhead, screen and availability are retained", state.get(f"{BASE}/state") == '{"mode":"standby"}'
           and state.get(f"{BASE}/overhead") == "OFF" and state.get(f"{BASE}/screen") == "ON" and state.get(f"{BASE}/status") == "online", str(state))
 
-    wait_for(lambda: os.path.getsize(events_log.name) >= 0 and watcher.poll() is None, 2)
-    time.sleep(0.3)  # mosquitto_sub has subscribed once its connection is up; nothing to watch from here
+    def events():
+        events_log.flush()
+        return [line.split(" ", 1) for line in open(events_log.name).read().splitlines()
+                if " " in line and not line.endswith(" probe")]
+
+    # The watcher listens once a probe published on its topic comes back to it.
+    def probe_seen():
+        publish(f"{BASE}/reply", "probe")
+        return "probe" in open(events_log.name).read()
+    listening = wait_for(probe_seen, 10, step=0.2)
     publish(f"{BASE}/command", json.dumps({"cmd": "set", "state": {"mode": "overflight", "aircraft": {
         "callsign": "BAW283", "type": "B789", "altitude_ft": 3400, "distance_nm": 1.2, "bearing_deg": 90}}}))
     overhead = wait_for(lambda: retained(f"{BASE}/overhead", 1).get(f"{BASE}/overhead") == "ON", 10)
     publish(f"{BASE}/command", '{"cmd":"set","state":{"mode":"standby"}}')
     publish(f"{BASE}/command", "garbage")
-
-    def events():
-        events_log.flush()
-        return [line.split(" ", 1) for line in open(events_log.name).read().splitlines() if " " in line]
     wait_for(lambda: sum(1 for t, _ in events() if t.endswith("/event")) >= 2 and sum(1 for t, _ in events() if t.endswith("/reply")) >= 3, 10)
     got = events()
     starts = [json.loads(p) for t, p in got if t.endswith("/event") and "overflight_start" in p]
     ends = [json.loads(p) for t, p in got if t.endswith("/event") and "overflight_end" in p]
     replies = [json.loads(p) for t, p in got if t.endswith("/reply")]
     check("commands on TOPIC/command: the overflight's start and end events, and the replies (an error for garbage)",
-          overhead and len(starts) == 1 and starts[0]["aircraft"]["callsign"] == "BAW283" and len(ends) == 1
+          listening and overhead and len(starts) == 1 and starts[0]["aircraft"]["callsign"] == "BAW283" and len(ends) == 1
           and ends[0]["overflight"]["callsign"] == "BAW283" and ends[0]["overflight"].get("closest_nm") == 1.2
           and [r.get("ok") for r in replies] == [True, True, False] and "malformed JSON" in replies[2].get("error", ""),
           f"({len(starts)} starts, {len(ends)} ends, replies {[r.get('ok') for r in replies]}) " + json.dumps(ends)[:200])
@@ -178,10 +182,13 @@ try:
     flood = subprocess.Popen(["mosquitto_pub", *AUTH, "-t", f"{BASE}/command", "-l"], stdin=open(lines), stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL)
     started, latencies = time.time(), []
-    while time.time() - started < 6:
+
+    def measured():
+        """One `get` under the flood; done once the flood is sent and 6 s are measured."""
         reply, taken = k.get(timeout=1.0)
         latencies.append(taken if reply and reply.get("ok") else 1.0)
-        time.sleep(0.2)
+        return flood.poll() is not None and time.time() - started >= 6
+    wait_for(measured, 60, step=0.2)
     flood.wait(60)
     times = frame_times(k.video)[before:]
     intervals = [b - a for a, b in zip(times, times[1:])]

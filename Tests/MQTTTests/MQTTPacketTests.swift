@@ -51,17 +51,23 @@ import Testing
     }
 
     @Test func malformedPacketsAreRefused() {
+        // Each refused for its own reason, said in its message.
         let bad: [(String, [UInt8])] = [
-            ("five length bytes", [0x30, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]),
-            ("larger than allowed", [0x30, 0x80, 0x01] + [UInt8](repeating: 0, count: 128)),
-            ("topic past the end", [0x30, 4, 0, 9, 0x61, 0x62]),
+            ("longer than four bytes", [0x30, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]),
+            ("at most 100", [0x30, 0x80, 0x01] + [UInt8](repeating: 0, count: 128)),
+            ("runs past its end", [0x30, 4, 0, 9, 0x61, 0x62]),
             ("QoS 3", [0x36, 3, 0, 1, 0x61]),
             ("not UTF-8", [0x30, 4, 0, 2, 0xC3, 0x28]),
-            ("a CONNECT from the broker", [0x10, 0]),
-            ("CONNACK of three bytes", [0x20, 3, 0, 0, 0]),
+            ("type 1", [0x10, 0]),
+            ("CONNACK of 3 bytes", [0x20, 3, 0, 0, 0]),
         ]
-        for (what, bytes) in bad {
-            #expect(throws: MQTTPacket.Malformed.self, "\(what)") { try MQTTPacket.decode(bytes, maximumSize: 100) }
+        for (reason, bytes) in bad {
+            do {
+                _ = try MQTTPacket.decode(bytes, maximumSize: 100)
+                Issue.record("accepted, expected refused: \(reason)")
+            } catch {
+                #expect("\(error)".contains(reason), "\(error)")
+            }
         }
     }
 }

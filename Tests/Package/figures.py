@@ -13,7 +13,10 @@ import argparse
 import os
 import statistics
 import subprocess
+import sys
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "EndToEnd"))
+from waiting import wait_until_steady  # noqa: E402
 
 
 def resident_kib(pid):
@@ -35,15 +38,9 @@ def one_start(prefix, binary, size, settle):
         if "first frame on" in line:
             first = time.monotonic() - started
             break
-    # Until the resident size holds still (the sweep's cache taken, its cells
-    # given back), sampled 0.25 s apart, for at most `settle` seconds.
-    rss, deadline = resident_kib(process.pid), time.monotonic() + settle
-    while time.monotonic() < deadline:
-        time.sleep(0.25)
-        now = resident_kib(process.pid)
-        if abs(now - rss) < 64:
-            break
-        rss = now
+    # Until the resident size holds still to 64 KiB for half a second (the
+    # sweep's cache taken, its cells given back), for at most `settle` seconds.
+    wait_until_steady(lambda: resident_kib(process.pid) // 64, 0.5, settle, step=0.25)
     rss = resident_kib(process.pid)
     process.terminate()
     process.wait(10)
