@@ -109,9 +109,9 @@ final class HomeAssistantLink: EventSource {
     }
 
     /// Goes offline politely at exit (the will is for vanishing).
-    func close() {
+    func close(at now: Double) {
         client.publish(MQTTMessage(topic: base + "/status", text: "offline", retain: true))
-        _ = client.service(now: MonotonicClock.now())
+        _ = client.service(now: now)
         client.disconnect()
     }
 }

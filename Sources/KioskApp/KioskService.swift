@@ -53,7 +53,7 @@ final class KioskService {
         defer {
             if alertDriven { try? alertLine?.setActive(false) }
             screen?.restore()
-            mqtt?.close()
+            mqtt?.close(at: loop.now)
             overflightLog?.close()
             logSummary(cpu: MonotonicClock.processCPUTime() - cpuStart)
         }

@@ -49,7 +49,9 @@ final class ScreenControl: EventSource {
     }
 
     var nextWake: Double? {
-        [schedule == nil ? nil : nextCheck, controller.screen.deadline(after: lastServiced)].compactMap { $0 }.min()
+        let deadline = controller.screen.deadline(after: lastServiced)
+        guard schedule != nil else { return deadline }
+        return min(nextCheck, deadline ?? .infinity)
     }
 
     func service(now: Double) -> [KioskEvent] {

@@ -61,7 +61,7 @@ public final class KioskController {
         state = initial
         shownAircraft = initial.aircraft
         timeline = Timeline(minimumInterval: 1.0 / 240, paused: false, at: 0)
-        graph.update(to: KioskScene.leaves(for: initial, shown: shownAircraft, layout: layout, measure: measure, units: units, rangeNM: dialRangeNM), transaction: Transaction(), at: time)
+        graph.update(to: leaves(for: initial), transaction: Transaction(), at: time)
     }
 
     // MARK: inputs
@@ -190,10 +190,15 @@ public final class KioskController {
         return traffic.rangeNM != range
     }
 
+    /// The scene for `state` as this controller lays it out.
+    private func leaves(for state: KioskState) -> [LeafDescription] {
+        KioskScene.leaves(for: state, shown: shownAircraft, layout: layout, measure: measure, units: units, rangeNM: dialRangeNM)
+    }
+
     /// The marker of the aircraft shown stands on the rings: it moves with them.
     private func relayoutForRange(at time: Double) {
         guard state.mode == .overflight else { return }
-        graph.update(to: KioskScene.leaves(for: state, shown: shownAircraft, layout: layout, measure: measure, units: units, rangeNM: dialRangeNM),
+        graph.update(to: leaves(for: state),
                      transaction: Transaction(animation: KioskScene.updateAnimation), at: time)
         sceneChanged = true
     }
@@ -254,7 +259,7 @@ public final class KioskController {
         // Not animated means nothing animates, the card's and dial's own choreography included.
         var transaction = Transaction(animation: animation)
         transaction.disablesAnimations = !animated
-        graph.update(to: KioskScene.leaves(for: state, shown: shownAircraft, layout: layout, measure: measure, units: units, rangeNM: dialRangeNM), transaction: transaction, at: time)
+        graph.update(to: leaves(for: state), transaction: transaction, at: time)
         sceneChanged = true
     }
 
@@ -263,7 +268,7 @@ public final class KioskController {
         layout = newLayout
         var transaction = Transaction()
         transaction.disablesAnimations = true
-        graph.update(to: KioskScene.leaves(for: state, shown: shownAircraft, layout: layout, measure: measure, units: units, rangeNM: dialRangeNM), transaction: transaction, at: time)
+        graph.update(to: leaves(for: state), transaction: transaction, at: time)
         sceneChanged = true
         needsFullFrame = true
     }

@@ -90,6 +90,8 @@ public struct ScreenPolicy: Equatable, Sendable {
 
     /// When `power` may change by time alone (a wake or linger running out), if ever.
     public func deadline(after time: Double) -> Double? {
-        [wokenUntil, lingerUntil].filter { $0 > time }.min()
+        // Asked every loop turn: no array for two numbers.
+        let soonest = min(wokenUntil > time ? wokenUntil : .infinity, lingerUntil > time ? lingerUntil : .infinity)
+        return soonest.isFinite ? soonest : nil
     }
 }

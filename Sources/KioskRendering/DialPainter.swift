@@ -204,15 +204,9 @@ public struct DialPainter {
     public mutating func drawTrafficBlip(at q: Point, scale s: Float, highlighted: Bool, in canvas: Canvas) {
         if highlighted {
             drawBlip(at: q, scale: s * 1.6, in: canvas)
-            return
+        } else {
+            drawGlowAndDot(at: q, glow: Self.trafficGlowRadius * s, glowAlpha: 0.35, dot: 2.5 * s, in: canvas)
         }
-        path.removeAll()
-        path.addCircle(center: q, radius: Self.trafficGlowRadius * s)
-        canvas.fill(path, with: .gradient(.radial(center: q, radius: Self.trafficGlowRadius * s, stops: GradientStops(
-            GradientStop(0, Self.bright.withAlpha(0.35)), GradientStop(1, Self.bright.withAlpha(0))))))
-        path.removeAll()
-        path.addCircle(center: q, radius: 2.5 * s)
-        canvas.fill(path, with: .solid(Self.bright))
     }
 
     /// How far a traffic blip's glow reaches, at scale 1.
@@ -220,12 +214,17 @@ public struct DialPainter {
 
     /// A glow (radial ramp to transparent) and a solid dot.
     private mutating func drawBlip(at q: Point, scale s: Float, in canvas: Canvas) {
+        drawGlowAndDot(at: q, glow: 14 * s, glowAlpha: 0.4, dot: 4 * s, in: canvas)
+    }
+
+    /// A blip of any size: a radial ramp from `glowAlpha` to transparent, and a solid dot.
+    private mutating func drawGlowAndDot(at q: Point, glow: Float, glowAlpha: Float, dot: Float, in canvas: Canvas) {
         path.removeAll()
-        path.addCircle(center: q, radius: 14 * s)
-        canvas.fill(path, with: .gradient(.radial(center: q, radius: 14 * s, stops: GradientStops(
-            GradientStop(0, Self.bright.withAlpha(0.4)), GradientStop(1, Self.bright.withAlpha(0))))))
+        path.addCircle(center: q, radius: glow)
+        canvas.fill(path, with: .gradient(.radial(center: q, radius: glow, stops: GradientStops(
+            GradientStop(0, Self.bright.withAlpha(glowAlpha)), GradientStop(1, Self.bright.withAlpha(0))))))
         path.removeAll()
-        path.addCircle(center: q, radius: 4 * s)
+        path.addCircle(center: q, radius: dot)
         canvas.fill(path, with: .solid(Self.bright))
     }
 }

@@ -56,6 +56,8 @@ public final class MQTTClient {
     private var input: [UInt8] = []
     private var inputStart = 0
     private var output: [UInt8] = []
+    /// Where each read lands before it joins `input`: one buffer for every turn.
+    private var chunk = [UInt8](repeating: 0, count: 4096)
     private var lastSent = 0.0
     private var lastHeard = 0.0
     private var pingSentAt: Double?
@@ -128,7 +130,6 @@ public final class MQTTClient {
         guard let socket else { return events }
         // Read what is there, within the budget.
         var room = readBudget
-        var chunk = [UInt8](repeating: 0, count: 4096)
         while room > 0 {
             let transfer = chunk.withUnsafeMutableBytes { socket.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[..<min(4096, room)])) }
             switch transfer {
