@@ -35,9 +35,18 @@ public enum SpanCompositor {
         if alpha == 255 { p.update(repeating: source, count: count); return }
         if alpha == 0 && source == 0 { return }
         let inverse = PixelVector.Pixels(repeating: 255 - alpha), src = PixelVector.Pixels(repeating: source)
+        // A panel over a plain background blends one colour over one colour,
+        // eight pixels after eight: the last result serves while the
+        // destination repeats, for a comparison instead of the arithmetic.
+        var lastDestination = PixelVector.Pixels(), lastResult = src   // over transparent: the colour itself
         var i = 0
         while i + 8 <= count {
-            PixelVector.store(src &+ PixelVector.scale(PixelVector.load(p + i), by: inverse), p + i)
+            let destination = PixelVector.load(p + i)
+            if !PixelVector.equal(destination, lastDestination) {
+                lastDestination = destination
+                lastResult = src &+ PixelVector.scale(destination, by: inverse)
+            }
+            PixelVector.store(lastResult, p + i)
             i += 8
         }
         while i < count {

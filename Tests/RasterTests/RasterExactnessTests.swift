@@ -100,6 +100,42 @@ import Darwin
         for i in 0..<count { #expect(a[i] == PixelMath.sourceOver(solid, b[i])) }
     }
 
+    @Test func vectorScaleMatchesScalarScaleForEveryByteAndAlpha() {
+        // Eight and four lanes, every channel value against every alpha, a different alpha per lane.
+        var mismatches = 0
+        for alpha in 0...255 as ClosedRange<UInt32> {
+            for base in stride(from: 0 as UInt32, through: 248, by: 8) {
+                var pixels = SIMD8<UInt32>(), alphas = SIMD8<UInt32>()
+                for k in 0..<8 {
+                    let c = base + UInt32(k)
+                    pixels[k] = c << 24 | (255 - c) << 16 | (c ^ 0xA5) << 8 | (c &* 7) & 0xFF
+                    alphas[k] = (alpha + UInt32(k) * 37) & 0xFF
+                }
+                let eight = PixelVector.scale(pixels, by: alphas)
+                let four = PixelVector.scale(SIMD4(pixels[4], pixels[5], pixels[6], pixels[7]),
+                                             by: SIMD4(alphas[4], alphas[5], alphas[6], alphas[7]))
+                for k in 0..<8 where eight[k] != PixelMath.scale(pixels[k], by: alphas[k]) { mismatches += 1 }
+                for k in 0..<4 where four[k] != PixelMath.scale(pixels[k + 4], by: alphas[k + 4]) { mismatches += 1 }
+            }
+        }
+        #expect(mismatches == 0)
+    }
+
+    @Test func solidBlendOverARepeatingDestinationMatchesPixelByPixel() {
+        // Transparent groups, a plain run, a group with one odd pixel, another
+        // colour, the first again, and a tail: what the remembered result must follow.
+        let plain: UInt32 = 0xFF0B_1016, other: UInt32 = 0xFF15_303A
+        var destination = [UInt32](repeating: 0, count: 16) + [UInt32](repeating: plain, count: 24)
+        destination[30] = other
+        destination += [UInt32](repeating: other, count: 8) + [UInt32](repeating: plain, count: 8 + 5)
+        for solid in [PixelMath.scale(0xFF12_1C26, by: 235), PixelMath.scale(0xFF6C_FFB5, by: 90)] {
+            var pixels = destination
+            pixels.withUnsafeMutableBufferPointer { SpanCompositor.blendSolid($0.baseAddress!, count: $0.count, source: solid) }
+            let wrong = pixels.indices.filter { pixels[$0] != PixelMath.sourceOver(solid, destination[$0]) }
+            #expect(wrong.isEmpty, "pixels \(wrong) of \(pixels.count)")
+        }
+    }
+
     @Test func maskedVectorBlendsMatchScalarBlendForEveryCoverage() {
         // Groups of four zeros and of four full coverages, then every value in a
         // scattered order, ending in a tail that is not a whole group of four.
