@@ -24,7 +24,7 @@ public struct SolidPainter: SpanPainter {
 
     public static var paintsGroups: Bool { true }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func paintGroup(y: Int, x0: Int, coverage: SIMD4<UInt32>) {
         if PixelVector.isZero(coverage) { return }
         let raw = UnsafeMutableRawPointer(base + y * rowPixels + x0)
