@@ -334,13 +334,18 @@ public final class CoverageRasterizer {
     /// Coverage 0...255 of four running sums.
     @inline(__always) @usableFromInline
     static func coverage(_ sum: SIMD4<Float>, evenOdd: Bool) -> SIMD4<UInt32> {
-        var a = unsafeBitCast(unsafeBitCast(sum, to: SIMD4<UInt32>.self) & 0x7FFF_FFFF, to: SIMD4<Float>.self)
+        let magnitude = SIMD4<UInt32>(repeating: 0x7FFF_FFFF)
+        var a = unsafeBitCast(unsafeBitCast(sum, to: SIMD4<UInt32>.self) & magnitude, to: SIMD4<Float>.self)
         if evenOdd {
-            a -= 2 * (a * 0.5).rounded(.down)
-            a = a.replacing(with: 2 - a, where: a .> SIMD4<Float>(repeating: 1))
-        } else {
-            a = a.replacing(with: SIMD4<Float>(repeating: 1), where: a .> SIMD4<Float>(repeating: 1))
+            // The distance to the nearest even number: a triangle wave with
+            // period 2. Rounded by adding and taking away 1.5 × 2^23, not by
+            // `rounded(.down)`, which calls libm's floorf per lane without SSE4.1.
+            let half = a * 0.5
+            a -= 2 * ((half + 12_582_912) - 12_582_912)
+            a = unsafeBitCast(unsafeBitCast(a, to: SIMD4<UInt32>.self) & magnitude, to: SIMD4<Float>.self)
         }
+        // (Past 2^22 windings the rounding above fails: clamped all the same.)
+        a = a.replacing(with: SIMD4<Float>(repeating: 1), where: a .> SIMD4<Float>(repeating: 1))
         // Rounded by adding 1.5 × 2^23, which leaves the integer in the low
         // mantissa bits (a conversion would check the range lane by lane).
         return unsafeBitCast(a * 255 + 12_582_912, to: SIMD4<UInt32>.self) & 0x1FF
@@ -350,11 +355,9 @@ public final class CoverageRasterizer {
     static func coverage(_ sum: Float, evenOdd: Bool) -> UInt32 {
         var a = fabsf(sum)
         if evenOdd {
-            a -= 2 * floorf(a * 0.5)
-            if a > 1 { a = 2 - a }
-        } else if a > 1 {
-            a = 1
+            a = fabsf(a - 2 * ((a * 0.5 + 12_582_912) - 12_582_912))
         }
+        if a > 1 { a = 1 }
         // As the four-lane version rounds, so spans and runs agree.
         return (a * 255 + 12_582_912).bitPattern & 0x1FF
     }

@@ -462,6 +462,22 @@ import Darwin
         #expect(buffer[40, 40] == 0)
     }
 
+    @Test func evenOddCoverageIsTheDistanceToTheNearestEvenWinding() {
+        // Sums across several windings either way, exact integers and halves
+        // included, against floor's definition; lanes and spans agree.
+        var sums: [Float] = (-448...448).map { Float($0) / 64 }
+        sums += [0.999_999, 1.000_001, 2.999_999, 3.000_001, -5.5, 6.25, 7.75]
+        for sum in sums {
+            var a = abs(sum)
+            a -= 2 * (a / 2).rounded(.down)
+            if a > 1 { a = 2 - a }
+            let expected = UInt32((a * 255).rounded())
+            let span = CoverageRasterizer.coverage(sum, evenOdd: true)
+            let lanes = CoverageRasterizer.coverage(SIMD4(sum, -sum, sum, 0), evenOdd: true)
+            #expect(span == expected && lanes[0] == expected && lanes[1] == expected && lanes[3] == 0, "sum \(sum): \(span), \(lanes)")
+        }
+    }
+
     @Test func evenOddLeavesTheHoleOfOverlappingLoops() {
         let buffer = PixelBuffer(width: 60, height: 60)
         var path = Path()
