@@ -13,6 +13,10 @@ public final class KioskRenderer: TextMeasuring {
     public let text: TextRenderer
     private var dial = DialPainter()
     private let sweepCache = SweepCache()
+    /// The sweep's pixel directions while the dial stays put (`sweepAngles`).
+    let sweepDirections = ConicAngleMap()
+    /// Where the dial's centre was when it was last drawn.
+    private var lastDialCenter: Point?
     private var path = Path()
     private let transitions = ContentTransitionPainter()
     private let sprites = BlipSprites()
@@ -136,10 +140,12 @@ public final class KioskRenderer: TextMeasuring {
         for (index, box) in redrawBoxes.enumerated() {
             sweepCache.restore(box, into: canvas.target)
             canvas.opacity = itemOpacity
-            // Unclipped, as a whole frame draws it (its box holds it): the conic
-            // ramp steps along each span from its start, so a clipped span would
-            // differ in the last bit.
-            if index == 0 && !sweep.isEmpty { dial.drawSweep(parameters, in: canvas) }
+            // Unclipped, as a whole frame draws it: its box holds it.
+            if index == 0 && !sweep.isEmpty {
+                canvas.conicAngles = sweepAngles(parameters, scale: item.scale)
+                dial.drawSweep(parameters, in: canvas)
+                canvas.conicAngles = nil
+            }
             canvas.save()
             canvas.clip(to: Rect(x: Float(box.x), y: Float(box.y), width: Float(box.width), height: Float(box.height)))
             drawTraffic(parameters, within: box, sprites: true, in: canvas)
@@ -248,17 +254,16 @@ public final class KioskRenderer: TextMeasuring {
         let fonts = dialFonts(item, minimumTextSize: minimumTextSize)
         drawnDial = (p.center, p.radius, p.scale)
         dial.drawFace(p, in: canvas)
-        // The face's box, grown by the sweep edge's reach: the sweep never leaves it.
-        let grow = Int(2 * p.scale) + 3
-        let box = Rect(x: p.center.x - p.radius, y: p.center.y - p.radius, width: 2 * p.radius, height: 2 * p.radius)
-            .enclosingPixels.outset(by: grow)
+        let box = Self.dialBox(p)
         if keepsSweepCache && item.scale == 1 {
             sweepCache.take(box, of: canvas.target)
             // Until the next whole frame, only the sweep is drawn: the disc's
             // cells (3.3 MB at 1080p) need not stay resident meanwhile.
             canvas.releaseUnusedMemory()
         }
+        canvas.conicAngles = sweepAngles(p, scale: item.scale)
         dial.drawSweep(p, in: canvas)
+        canvas.conicAngles = nil
         sweepCache.lastSweep = dial.sweepBounds(p)
         drawTraffic(p, within: nil, sprites: keepsSweepCache, in: canvas)
         if keepsSweepCache { blipMarks(p, opacity: canvas.opacity, into: &blipMarks) }
@@ -273,6 +278,26 @@ public final class KioskRenderer: TextMeasuring {
         }
         canvas.resetDamage()
         canvas.includeDamage(damage)
+    }
+
+    /// The face's box, grown by the sweep edge's reach: the sweep never leaves it.
+    private static func dialBox(_ p: DialPainter.Parameters) -> IntRect {
+        let grow = Int(2 * p.scale) + 3
+        return Rect(x: p.center.x - p.radius, y: p.center.y - p.radius, width: 2 * p.radius, height: 2 * p.radius)
+            .enclosingPixels.outset(by: grow)
+    }
+
+    /// The map of the sweep's pixel directions, while the dial is where it
+    /// was the last time it was drawn: the sweep then looks its angles up
+    /// instead of working out an arc tangent per pixel, half its cost. A
+    /// gliding dial works them out (its map would be new every frame). Whole
+    /// frames and sweep frames follow the same rule, so a sweep frame keeps
+    /// the whole frame's pixels.
+    private func sweepAngles(_ p: DialPainter.Parameters, scale: Double) -> ConicAngleMap? {
+        defer { lastDialCenter = p.center }
+        guard scale == 1, p.center == lastDialCenter else { return nil }
+        sweepDirections.prepare(center: p.center, box: Self.dialBox(p))
+        return sweepDirections
     }
 
     /// Label `i` of the dial's seven drawn over the sweep: N, E, S, W, then the three ranges.

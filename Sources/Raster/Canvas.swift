@@ -47,6 +47,12 @@ public final class Canvas {
     private var groups: [Group] = []
     private var layerPool: [PixelBuffer] = []
 
+    /// Directions from a centre, for conic gradients around it: set by a
+    /// caller that draws such a ramp frame after frame (a radar's sweep).
+    /// Pixels outside its box, and ramps around another centre, are worked
+    /// out as ever.
+    public var conicAngles: ConicAngleMap?
+
     /// The union of every rectangle drawn since the last `resetDamage()`, in device pixels.
     public private(set) var damage = IntRect.empty
 
@@ -341,7 +347,8 @@ public final class Canvas {
             gradientFills += 1
             let painter = GradientPainter(target: target, geometry: deviceGeometry(gradient.geometry),
                                           spread: gradient.spread, table: table, scratch: colorScratch,
-                                          shadedRows: target.height <= shadedRowCapacity ? shadedRows : nil, fill: gradientFills)
+                                          shadedRows: target.height <= shadedRowCapacity ? shadedRows : nil, fill: gradientFills,
+                                          angles: conicAngles)
             clipped(painter, body)
         }
     }
@@ -358,7 +365,7 @@ public final class Canvas {
 
     private func gradientTableSize(_ gradient: Gradient) -> Int {
         // A conic ramp spreads its table round the whole circle: give it more entries.
-        if case .conic = gradient.geometry { return 1024 }
+        if case .conic = gradient.geometry { return GradientPainter.conicTableSize }
         return 256
     }
 

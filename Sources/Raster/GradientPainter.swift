@@ -33,13 +33,24 @@ public struct GradientPainter: SpanPainter {
     @usableFromInline let rowCount: Int
     /// Tells this fill's records in `shadedRows` from older fills' ones.
     @usableFromInline let fill: Int32
+    /// A conic ramp's pixel directions, when the map is around its centre.
+    @usableFromInline let angleMap: ConicAngleMap?
+    /// The start angle in 65,536ths of a turn.
+    @usableFromInline let startTurns: UInt32
+
+    /// The entries of a conic ramp's table: 64 of a turn's 65,536ths to an
+    /// entry, found by a constant shift (a shift by a stored amount is a loop
+    /// over lanes without AVX2).
+    public static let conicTableSize = 1024
 
     /// `geometry` is in device pixels; `table` was built for this gradient;
     /// `scratch` holds at least one row of the target. `shadedRows`, if given,
     /// has an entry per target row and `fill` differs from every earlier fill's.
+    /// A conic ramp's table has `conicTableSize` entries; `angles` serves a
+    /// conic ramp around its centre.
     public init(target: PixelBuffer, geometry: Gradient.Geometry, spread: GradientSpread,
                 table: GradientTable, scratch: UnsafeMutablePointer<UInt32>,
-                shadedRows: UnsafeMutablePointer<SIMD4<Int32>>? = nil, fill: Int32 = 0) {
+                shadedRows: UnsafeMutablePointer<SIMD4<Int32>>? = nil, fill: Int32 = 0, angles: ConicAngleMap? = nil) {
         base = target.pixels
         rowPixels = target.rowPixels
         self.table = UnsafePointer(table.entries)
@@ -79,6 +90,17 @@ public struct GradientPainter: SpanPainter {
         // A repeating ramp wraps over the whole table; a padded one ends on its last entry.
         tableScale = repeats ? Float(table.size) : Float(table.size - 1)
         tableMask = Int32(table.size - 1)
+        // A conic ramp finds its entry from a pixel's angle in 65,536ths of a
+        // turn (`ConicAngleMap.turns`, with or without a map) by a shift.
+        if case let .conic(center, startAngle) = shape {
+            precondition(table.size == Self.conicTableSize, "a conic ramp's table has \(Self.conicTableSize) entries, not \(table.size)")
+            angleMap = angles?.center == center ? angles : nil
+            let start = startAngle.isFinite ? (Double(startAngle) / (2 * .pi) * 65_536).rounded() : 0
+            startTurns = UInt32(truncatingIfNeeded: Int(start.truncatingRemainder(dividingBy: 65_536))) & 0xFFFF
+        } else {
+            angleMap = nil
+            startTurns = 0
+        }
     }
 
     @inlinable
@@ -162,36 +184,56 @@ public struct GradientPainter: SpanPainter {
                 }
             }
             shadeRadial(into: out, x: x0, count: count, centerX: center.x, dy2: dy2, inverseRadius: inverseRadius)
-        case let .conic(center, startAngle):
-            shadeConic(into: out, dy: py - center.y, firstDX: first - center.x, count: count, startAngle: startAngle)
+        case let .conic(center, _):
+            if let map = angleMap, map.holds(y: y, x: x0, count: count) {
+                shadeConic(into: out, angles: map.angles(y: y, x: x0, count: count), count: count)
+            } else {
+                shadeConic(into: out, y: y, x: x0, count: count, center: center)
+            }
         }
     }
 
-    /// Conic colours of `count` pixels of a row `dy` from the centre, the first
-    /// `firstDX` to its right. Its own function so that the vector atan2 is
-    /// inlined into the loop: inside `shade` the optimiser left it a call,
-    /// with every argument and result going through the stack.
+    /// Conic colours of pixels `x..<x+count` of row `y`, from their angles
+    /// in 65,536ths of a turn, as a map of them would give. Its own function
+    /// so that the vector atan2 is inlined into the loop: inside `shade` the
+    /// optimiser left it a call, with every argument and result going
+    /// through the stack.
     @inlinable
-    func shadeConic(into out: UnsafeMutablePointer<UInt32>, dy row: Float, firstDX: Float, count: Int, startAngle: Float) {
-        let dy = SIMD8<Float>(repeating: row)
-        // The angle goes straight to a table position: one multiply-add takes
-        // it to entries, less half an entry, plus 1.5·2^23, which leaves the
-        // rounded integer in the low mantissa bits. A conic ramp always repeats.
-        let scale = SIMD8<Float>(repeating: tableScale / (2 * .pi))
-        let offset = SIMD8<Float>(repeating: -startAngle * tableScale / (2 * .pi) - 0.5 + 12_582_912)
-        let mask = SIMD8<Int32>(repeating: tableMask)
-        var dx = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + firstDX
+    func shadeConic(into out: UnsafeMutablePointer<UInt32>, y: Int, x: Int, count: Int, center: Point) {
+        let dy = ConicAngleMap.offset(Float(y), from: center.y)
+        // Whole numbers, so stepping them is exact.
+        var px = SIMD8<Float>(repeating: Float(x)) + ConicAngleMap.lanes
         var i = 0
         while i + 8 <= count {
-            let index = unsafeBitCast(FastMath.atan2(dy, dx) * scale + offset, to: SIMD8<Int32>.self) & mask
-            gather(index, into: out + i, lanes: 8)
-            dx += 8
+            lookUp(turns: ConicAngleMap.turns(dy: dy, dx: ConicAngleMap.offset(px, from: center.x)), into: out + i, lanes: 8)
+            px += 8
             i += 8
         }
         if i < count {
-            let index = unsafeBitCast(FastMath.atan2(dy, dx) * scale + offset, to: SIMD8<Int32>.self) & mask
-            gather(index, into: out + i, lanes: count - i)
+            lookUp(turns: ConicAngleMap.turns(dy: dy, dx: ConicAngleMap.offset(px, from: center.x)), into: out + i, lanes: count - i)
         }
+    }
+
+    /// Conic colours of `count` pixels whose directions `angles` holds.
+    @inlinable
+    func shadeConic(into out: UnsafeMutablePointer<UInt32>, angles: UnsafePointer<UInt16>, count: Int) {
+        var i = 0
+        while i + 8 <= count {
+            lookUp(turns: SIMD8(truncatingIfNeeded: UnsafeRawPointer(angles + i).loadUnaligned(as: SIMD8<UInt16>.self)), into: out + i, lanes: 8)
+            i += 8
+        }
+        if i < count {
+            lookUp(turns: SIMD8(truncatingIfNeeded: UnsafeRawPointer(angles + i).loadUnaligned(as: SIMD8<UInt16>.self)),
+                   into: out + i, lanes: count - i)
+        }
+    }
+
+    /// Table colours for eight angles in 65,536ths of a turn: each angle past
+    /// the start, as a fraction of the turn, is the table position.
+    @inlinable @inline(__always)
+    func lookUp(turns: SIMD8<UInt32>, into out: UnsafeMutablePointer<UInt32>, lanes: Int) {
+        let past = (turns &- SIMD8(repeating: startTurns)) & SIMD8(repeating: 0xFFFF)
+        gather(unsafeBitCast(past &>> 6, to: SIMD8<Int32>.self), into: out, lanes: lanes)
     }
 
     /// Radial colours of pixels `x..<x+count` of a row `dy2` squared away from the centre.

@@ -62,6 +62,20 @@ import Raster
     @Test func sweepFramesAreWholeFramesAt1920x1080() throws { try check(width: 1920, height: 1080, frames: 48, step: 1.0 / 12) }
     @Test func sweepFramesAreWholeFramesInPortrait() throws { try check(width: 480, height: 800, frames: 120, step: 1.0 / 30) }
 
+    @Test func aStillDialLooksItsSweepsAnglesUp() throws {
+        let fonts = try FontSet()
+        let renderer = KioskRenderer(fonts: fonts)
+        let tick = FrameTick(controller: KioskController(layout: KioskLayout(width: 800, height: 480), measure: renderer),
+                             renderer: renderer, buffer: PixelBuffer(width: 800, height: 480))
+        tick.draw(at: 0)
+        #expect(renderer.sweepDirections.box.isEmpty, "a dial drawn once: no map yet")
+        for frame in 1..<4 { tick.draw(at: Double(frame) / 60) }
+        let dial = try #require(tick.controller.renderList.first { KioskStyle($0.style) == .dial })
+        let box = renderer.sweepDirections.box
+        #expect(box.width > 300 && box.contains(IntRect(x: Int(dial.frame.midX), y: Int(dial.frame.midY), width: 1, height: 1)),
+                "the map covers the still dial: \(box)")
+    }
+
     @Test func aChangeOfStateDrawsAWholeFrame() throws {
         let fonts = try FontSet()
         let renderer = KioskRenderer(fonts: fonts)
