@@ -96,9 +96,9 @@ public struct DialPainter {
         canvas.fill(path, with: .gradient(.radial(center: c, radius: R, stops: GradientStops(
             GradientStop(0, Self.discCentre), GradientStop(1, Self.discRim)))))
 
-        for i in 1...4 {
-            canvas.strokeCircle(center: c, radius: R * 0.25 * Float(i), style: StrokeStyle(width: 1.5 * s), with: .solid(green.withAlpha(0.35)))
-        }
+        path.removeAll()
+        for i in 1...4 { path.addCircle(center: c, radius: R * 0.25 * Float(i)) }
+        canvas.stroke(path, style: StrokeStyle(width: 1.5 * s), with: .solid(green.withAlpha(0.35)))
 
         path.removeAll()
         path.move(to: Point(c.x, c.y - R)); path.line(to: Point(c.x, c.y + R))

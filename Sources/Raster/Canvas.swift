@@ -229,33 +229,6 @@ public final class Canvas {
         sweep(paint: paint, rule: .nonZero, alpha: alpha)
     }
 
-    /// Strokes the circle of `radius` around `center` as `stroke(_:style:with:)`
-    /// strokes a path of it, working each pixel's share out from its
-    /// distance to the centre (`RingCoverage`) instead of rasterizing the
-    /// ring's outline: a sixth of the dial's frame was its four rings. A
-    /// circle under 8 px, or under a transform that is not a uniform scale,
-    /// is stroked as a path.
-    public func strokeCircle(center: Point, radius: Float, style: StrokeStyle, with paint: Paint) {
-        let t = state.transform
-        let deviceRadius = radius * t.a
-        guard t.b == 0, t.c == 0, t.a == t.d, t.a > 0, deviceRadius >= 8, deviceRadius.isFinite, style.width.isFinite else {
-            var path = Path()
-            path.addCircle(center: center, radius: radius)
-            stroke(path, style: style, with: paint)
-            return
-        }
-        var width = style.width * t.a
-        // Hairlines as `stroke` draws them: a pixel wide, with less alpha.
-        var alpha: Float = 1
-        if width < 1 { alpha = max(width, 0); width = 1 }
-        let ring = RingCoverage(center: t.apply(center), inner: max(deviceRadius - width / 2, 0), outer: deviceRadius + width / 2,
-                                alpha: 1, area: state.clipRect, scratch: coverageScratch)
-        let touched = ring.bounds.intersection(state.clipRect)
-        guard !touched.isEmpty else { return }
-        damage = damage.union(touched)
-        withPainter(paint, alpha: alpha, ring)
-    }
-
     /// The part of the clip the flattened path, grown by `outset` pixels, can
     /// touch. The rasterizer's cells and sweep then span the shape, not the
     /// whole clip: a full clip's cells are 8 MB at 1920x1080, most of them
