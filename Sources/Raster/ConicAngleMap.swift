@@ -44,18 +44,9 @@ public final class ConicAngleMap {
         rowPixels = (max(box.width, 0) + 7) / 8 * 8 + 8
         rowWords = (rowPixels / 8 + 63) / 64
         let height = max(box.height, 0)
-        if rowPixels * height > angleCapacity {
-            angles.deallocate()
-            angleCapacity = rowPixels * height
-            angles = .allocate(capacity: angleCapacity)
-            // Read past a span's end (its last vector's spare lanes), never used.
-            angles.initialize(repeating: 0, count: angleCapacity)
-        }
-        if rowWords * height > wordCapacity {
-            ready.deallocate()
-            wordCapacity = rowWords * height
-            ready = .allocate(capacity: wordCapacity)
-        }
+        // Zeroed, though only read past a span's end (its last vector's spare lanes, never used).
+        reserveZeroed(&angles, capacity: &angleCapacity, count: rowPixels * height)
+        reserveZeroed(&ready, capacity: &wordCapacity, count: rowWords * height)
         ready.update(repeating: 0, count: rowWords * height)
     }
 

@@ -70,18 +70,8 @@ public final class CoverageRasterizer {
         // Whole groups of four, the last one or two past the right side.
         cellStride = (w + 2 + 3) & ~3
         wordStride = (cellStride / 4 + 63) >> 6
-        if cellStride * h > cellCapacity {
-            cells.deallocate()
-            cellCapacity = cellStride * h
-            cells = .allocate(capacity: cellCapacity)
-            cells.initialize(repeating: 0, count: cellCapacity)
-        }
-        if wordStride * h > wordCapacity {
-            bits.deallocate()
-            wordCapacity = wordStride * h
-            bits = .allocate(capacity: wordCapacity)
-            bits.initialize(repeating: 0, count: wordCapacity)
-        }
+        reserveZeroed(&cells, capacity: &cellCapacity, count: cellStride * h)
+        reserveZeroed(&bits, capacity: &wordCapacity, count: wordStride * h)
         if cellStride > coverageCapacity {
             rowCoverage.deallocate()
             coverageCapacity = cellStride
