@@ -290,9 +290,9 @@ public final class KioskRenderer: TextMeasuring {
     /// The map of the sweep's pixel directions, while the dial is where it
     /// was the last time it was drawn: the sweep then looks its angles up
     /// instead of working out an arc tangent per pixel, half its cost. A
-    /// gliding dial works them out (its map would be new every frame). Whole
-    /// frames and sweep frames follow the same rule, so a sweep frame keeps
-    /// the whole frame's pixels.
+    /// gliding dial works them out (its map would be new every frame). The
+    /// map changes no pixel: with or without it, a conic ramp finds its
+    /// entries from the same angles.
     private func sweepAngles(_ p: DialPainter.Parameters, scale: Double) -> ConicAngleMap? {
         defer { lastDialCenter = p.center }
         guard scale == 1, p.center == lastDialCenter else { return nil }

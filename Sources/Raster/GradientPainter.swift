@@ -39,8 +39,7 @@ public struct GradientPainter: SpanPainter {
     @usableFromInline let startTurns: UInt32
 
     /// The entries of a conic ramp's table: 64 of a turn's 65,536ths to an
-    /// entry, found by a constant shift (a shift by a stored amount is a loop
-    /// over lanes without AVX2).
+    /// entry (`lookUp(turns:)` shifts by 6).
     public static let conicTableSize = 1024
 
     /// `geometry` is in device pixels; `table` was built for this gradient;
