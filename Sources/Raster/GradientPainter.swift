@@ -19,11 +19,8 @@ public struct GradientPainter: SpanPainter {
 
     @usableFromInline let base: UnsafeMutablePointer<UInt32>
     @usableFromInline let rowPixels: Int
-    @usableFromInline let table: UnsafePointer<UInt32>
-    @usableFromInline let tableScale: Float
-    @usableFromInline let tableMask: Int32
+    @usableFromInline let ramp: GradientRamp
     @usableFromInline let isOpaque: Bool
-    @usableFromInline let repeats: Bool
     @usableFromInline let shape: Shape
     @usableFromInline let scratch: UnsafeMutablePointer<UInt32>
     /// Per target row, the last span this fill shaded straight into the target:
@@ -35,8 +32,6 @@ public struct GradientPainter: SpanPainter {
     @usableFromInline let fill: Int32
     /// A conic ramp's pixel directions, when the map is around its centre.
     @usableFromInline let angleMap: ConicAngleMap?
-    /// The start angle in 65,536ths of a turn.
-    @usableFromInline let startTurns: UInt32
 
     /// The entries of a conic ramp's table: 64 of a turn's 65,536ths to an
     /// entry (`lookUp(turns:)` shifts by 6).
@@ -52,7 +47,6 @@ public struct GradientPainter: SpanPainter {
                 shadedRows: UnsafeMutablePointer<SIMD4<Int32>>? = nil, fill: Int32 = 0, angles: ConicAngleMap? = nil) {
         base = target.pixels
         rowPixels = target.rowPixels
-        self.table = UnsafePointer(table.entries)
         isOpaque = table.isOpaque
         self.scratch = scratch
         self.shadedRows = shadedRows
@@ -63,7 +57,6 @@ public struct GradientPainter: SpanPainter {
             let d = end - start
             let len2 = (d * d).sum()
             shape = .linear(origin: start, step: len2 > 0 ? d / len2 : .zero)
-            repeats = spread == .repeat
         case let .radial(center, radius):
             // Mirroring about the nearest pixel centre or edge moves a pixel's
             // distance from the true centre by up to the centre's offset from it
@@ -81,24 +74,20 @@ public struct GradientPainter: SpanPainter {
             }
             shape = .radial(center: center, inverseRadius: radius > 0 ? 1 / radius : 0,
                             mirrorSum: mirrorSum(center.x), rowMirrorSum: mirrorSum(center.y))
-            repeats = spread == .repeat
         case let .conic(center, startAngle):
             shape = .conic(center: center, startAngle: startAngle)
-            repeats = true
         }
-        // A repeating ramp wraps over the whole table; a padded one ends on its last entry.
-        tableScale = repeats ? Float(table.size) : Float(table.size - 1)
-        tableMask = Int32(table.size - 1)
         // A conic ramp finds its entry from a pixel's angle in 65,536ths of a
         // turn (`ConicAngleMap.turns`, with or without a map) by a shift.
         if case let .conic(center, startAngle) = shape {
             precondition(table.size == Self.conicTableSize, "a conic ramp's table has \(Self.conicTableSize) entries, not \(table.size)")
             angleMap = angles?.center == center ? angles : nil
             let start = startAngle.isFinite ? (Double(startAngle) / (2 * .pi) * 65_536).rounded() : 0
-            startTurns = UInt32(truncatingIfNeeded: Int(start.truncatingRemainder(dividingBy: 65_536))) & 0xFFFF
+            ramp = GradientRamp(table: table, repeats: true,
+                                startTurns: UInt32(truncatingIfNeeded: Int(start.truncatingRemainder(dividingBy: 65_536))) & 0xFFFF)
         } else {
             angleMap = nil
-            startTurns = 0
+            ramp = GradientRamp(table: table, repeats: spread == .repeat, startTurns: 0)
         }
     }
 
@@ -159,9 +148,10 @@ public struct GradientPainter: SpanPainter {
         switch shape {
         case let .linear(origin, step):
             let rowTerm = (py - origin.y) * step.y
+            let ramp = self.ramp
             for b in 0...blocks {
                 let px = lane + (first + Float(b << 3))
-                lookUp((px - origin.x) * step.x + rowTerm, into: out + (b << 3), lanes: b < blocks ? 8 : count & 7)
+                ramp.lookUp((px - origin.x) * step.x + rowTerm, into: out + (b << 3), lanes: b < blocks ? 8 : count & 7)
             }
         case let .radial(center, inverseRadius, mirrorSum, _):
             let dy = py - center.y
@@ -200,39 +190,33 @@ public struct GradientPainter: SpanPainter {
     @inlinable
     func shadeConic(into out: UnsafeMutablePointer<UInt32>, y: Int, x: Int, count: Int, center: Point) {
         let dy = ConicAngleMap.offset(Float(y), from: center.y)
+        let ramp = self.ramp
         // Whole numbers, so stepping them is exact.
         var px = SIMD8<Float>(repeating: Float(x)) + ConicAngleMap.lanes
         var i = 0
         while i + 8 <= count {
-            lookUp(turns: ConicAngleMap.turns(dy: dy, dx: ConicAngleMap.offset(px, from: center.x)), into: out + i, lanes: 8)
+            ramp.lookUp(turns: ConicAngleMap.turns(dy: dy, dx: ConicAngleMap.offset(px, from: center.x)), into: out + i, lanes: 8)
             px += 8
             i += 8
         }
         if i < count {
-            lookUp(turns: ConicAngleMap.turns(dy: dy, dx: ConicAngleMap.offset(px, from: center.x)), into: out + i, lanes: count - i)
+            ramp.lookUp(turns: ConicAngleMap.turns(dy: dy, dx: ConicAngleMap.offset(px, from: center.x)), into: out + i, lanes: count - i)
         }
     }
 
     /// Conic colours of `count` pixels whose directions `angles` holds.
     @inlinable
     func shadeConic(into out: UnsafeMutablePointer<UInt32>, angles: UnsafePointer<UInt16>, count: Int) {
+        let ramp = self.ramp
         var i = 0
         while i + 8 <= count {
-            lookUp(turns: SIMD8(truncatingIfNeeded: UnsafeRawPointer(angles + i).loadUnaligned(as: SIMD8<UInt16>.self)), into: out + i, lanes: 8)
+            ramp.lookUp(turns: SIMD8(truncatingIfNeeded: UnsafeRawPointer(angles + i).loadUnaligned(as: SIMD8<UInt16>.self)), into: out + i, lanes: 8)
             i += 8
         }
         if i < count {
-            lookUp(turns: SIMD8(truncatingIfNeeded: UnsafeRawPointer(angles + i).loadUnaligned(as: SIMD8<UInt16>.self)),
+            ramp.lookUp(turns: SIMD8(truncatingIfNeeded: UnsafeRawPointer(angles + i).loadUnaligned(as: SIMD8<UInt16>.self)),
                    into: out + i, lanes: count - i)
         }
-    }
-
-    /// Table colours for eight angles in 65,536ths of a turn: each angle past
-    /// the start, as a fraction of the turn, is the table position.
-    @inlinable @inline(__always)
-    func lookUp(turns: SIMD8<UInt32>, into out: UnsafeMutablePointer<UInt32>, lanes: Int) {
-        let past = (turns &- SIMD8(repeating: startTurns)) & SIMD8(repeating: 0xFFFF)
-        gather(unsafeBitCast(past &>> 6, to: SIMD8<Int32>.self), into: out, lanes: lanes)
     }
 
     /// Radial colours of pixels `x..<x+count` of a row `dy2` squared away from the centre.
@@ -240,12 +224,16 @@ public struct GradientPainter: SpanPainter {
     func shadeRadial(into out: UnsafeMutablePointer<UInt32>, x: Int, count: Int, centerX: Float,
                      dy2: Float, inverseRadius: Float) {
         guard count > 0 else { return }
-        let lane = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
-        let first = Float(x) + 0.5 - centerX
+        // Whole numbers, so stepping them is exact: each offset from the centre
+        // is one rounding from its pixel's coordinate, as for conic ramps.
+        var px = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + Float(x)
+        let toCenter = 0.5 - centerX
+        let ramp = self.ramp
         let blocks = count >> 3
         for b in 0...blocks {
-            let dx = lane + (first + Float(b << 3))
-            lookUp((dx * dx + dy2).squareRoot() * inverseRadius, into: out + (b << 3), lanes: b < blocks ? 8 : count & 7)
+            let dx = px + toCenter
+            ramp.lookUp((dx * dx + dy2).squareRoot() * inverseRadius, into: out + (b << 3), lanes: b < blocks ? 8 : count & 7)
+            px += 8
         }
     }
 
@@ -260,43 +248,5 @@ public struct GradientPainter: SpanPainter {
             i += 8
         }
         while i < count { to[i] = from[-i]; i += 1 }
-    }
-
-    /// Table colours for eight gradient offsets; stores the first `lanes`.
-    @inlinable @inline(__always)
-    func lookUp(_ t: SIMD8<Float>, into out: UnsafeMutablePointer<UInt32>, lanes: Int) {
-        // Round to the nearest integer by adding 1.5·2^23: the integer lands in the
-        // low mantissa bits (Swift's generic SIMD float-to-int conversion runs lane by lane).
-        let magic: Float = 12_582_912
-        var index: SIMD8<Int32>
-        if repeats {
-            index = unsafeBitCast(t * tableScale - 0.5 + magic, to: SIMD8<Int32>.self) & tableMask
-        } else {
-            index = unsafeBitCast(t * tableScale + magic, to: SIMD8<Int32>.self) &- 0x4B40_0000
-            // Clamp to the table: negatives to 0 by their sign mask (a comparison
-            // against a scalar literal would run lane by lane), then the top end.
-            index &= ~(index &>> 31)
-            let last = SIMD8<Int32>(repeating: tableMask)
-            index = index.replacing(with: last, where: index .> last)
-        }
-        gather(index, into: out, lanes: lanes)
-    }
-
-    /// Writes the table colours at eight indices; stores the first `lanes`.
-    @inlinable @inline(__always)
-    func gather(_ index: SIMD8<Int32>, into out: UnsafeMutablePointer<UInt32>, lanes: Int) {
-        if lanes == 8 {
-            // The indices go through memory: read back one by one they cost a
-            // load each, and with extracts from the vector instead the
-            // optimiser split the shading maths into single lanes (1.08 ms
-            // instead of 0.94 for the reference frame).
-            UnsafeMutableRawPointer(out).storeBytes(of: unsafeBitCast(index, to: SIMD8<UInt32>.self), as: SIMD8<UInt32>.self)
-            out[0] = table[Int(out[0])]; out[1] = table[Int(out[1])]
-            out[2] = table[Int(out[2])]; out[3] = table[Int(out[3])]
-            out[4] = table[Int(out[4])]; out[5] = table[Int(out[5])]
-            out[6] = table[Int(out[6])]; out[7] = table[Int(out[7])]
-        } else {
-            for k in 0..<lanes { out[k] = table[Int(index[k])] }
-        }
     }
 }
