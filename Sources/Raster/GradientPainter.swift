@@ -141,17 +141,17 @@ public struct GradientPainter: SpanPainter {
     /// the compiler keeps the arithmetic in vector registers.
     @inlinable
     func shade(into out: UnsafeMutablePointer<UInt32>, y: Int, x0: Int, count: Int) {
-        let lane = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
         let py = Float(y) + 0.5
-        let first = Float(x0) + 0.5
         let blocks = count >> 3
         switch shape {
         case let .linear(origin, step):
             let rowTerm = (py - origin.y) * step.y
             let ramp = self.ramp
+            // Pixel centres, stepped: whole numbers and a half, exact.
+            var px = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + (Float(x0) + 0.5)
             for b in 0...blocks {
-                let px = lane + (first + Float(b << 3))
                 ramp.lookUp((px - origin.x) * step.x + rowTerm, into: out + (b << 3), lanes: b < blocks ? 8 : count & 7)
+                px += 8
             }
         case let .radial(center, inverseRadius, mirrorSum, _):
             let dy = py - center.y
