@@ -6,6 +6,10 @@ configuration keeps the running one; SIGUSR1 writes a screenshot.
 Usage: service.py PATH/radar-kiosk"""
 import os, signal, socket, struct, subprocess, sys, tempfile, time, zlib
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pictures import difference, read_png  # noqa: E402
+from waiting import wait_for, wait_until_steady  # noqa: E402
+
 kiosk = sys.argv[1]
 passed = failed = 0
 # Linux's SO_TIMESTAMP (asm-generic/socket.h, also x86's); Python's socket module does not name it.
@@ -49,9 +53,9 @@ for address in [os.path.join(work, "notify.sock"), "@radar-kiosk-test-%d" % os.g
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     sock.bind("\0" + address[1:] if address.startswith("@") else address)
     env = dict(os.environ, NOTIFY_SOCKET=address, WATCHDOG_USEC="400000")
-    started = time.time()
+    log = open(os.path.join(work, "kiosk-%d.log" % len(os.listdir(work))), "w+")
     proc = subprocess.Popen([kiosk, "run", "--config", config], env=env, stdin=subprocess.PIPE,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                            stdout=subprocess.DEVNULL, stderr=log)
     got = messages(sock, 2.0)
     texts = [m for _, m in got]
     ready = [t for t, m in got if "READY=1" in m]
@@ -64,30 +68,27 @@ for address in [os.path.join(work, "notify.sock"), "@radar-kiosk-test-%d" % os.g
           f"{len(dogs)} pings, gaps {[round(g, 2) for g in gaps]}")
     # SIGUSR1: a screenshot from the cached frame.
     proc.send_signal(signal.SIGUSR1)
-    time.sleep(0.5)
-    shots = [f for f in os.listdir(work) if f.startswith("screenshot-") and f.endswith(".png")]
+    shots = wait_for(lambda: [f for f in os.listdir(work) if f.startswith("screenshot-") and f.endswith(".png")], 10)
     check(f"{address}: SIGUSR1 writes a screenshot", bool(shots), str(os.listdir(work)))
     # SIGHUP with a broken file: logged, the running configuration kept.
     open(config, "a").write("colour = green\n")
     proc.send_signal(signal.SIGHUP)
-    time.sleep(0.5)
+    wait_for(lambda: "keeping the running configuration" in open(log.name).read() or proc.poll() is not None, 10)
     check(f"{address}: still running after a bad reload", proc.poll() is None)
     open(config, "w").write(f"display = headless\nsize = 320x240\nrefresh = 30\nscreenshot_dir = {work}\n")
     for f in shots:
         os.unlink(os.path.join(work, f))
     proc.send_signal(signal.SIGTERM)
-    after = [m for _, m in messages(sock, 1.0)]
     code = proc.wait(10)
-    err = proc.stderr.read().decode()
+    # Datagrams sent before the exit wait in the socket's queue.
+    after = [m for _, m in messages(sock, 0.3)]
+    err = open(log.name).read()
     check(f"{address}: a bad reload names the line and keeps the configuration",
           "k.conf:5: unknown key 'colour'" in err and "keeping the running configuration" in err, err[-400:])
     check(f"{address}: STOPPING=1 on SIGTERM and exit 0", any("STOPPING=1" in m for m in after) and code == 0, f"{after} exit {code}")
     sock.close()
 
 # SIGUSR1's screenshot is the picture on screen: decoded, it is the rendering of the state shown.
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pictures import difference, read_png  # noqa: E402
-from waiting import wait_for, wait_until_steady  # noqa: E402
 shots = os.path.join(work, "shots")
 os.makedirs(shots)
 open(os.path.join(work, "shot.conf"), "w").write(f"display = headless\nsize = 320x240\nrefresh = 30\nscreenshot_dir = {shots}\nkeyboard = none\n")

@@ -3,6 +3,9 @@
 the terminal's settings are put back. Usage: terminal.py PATH/radar-kiosk"""
 import os, pty, subprocess, sys, termios, time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from waiting import wait_for  # noqa: E402
+
 kiosk = sys.argv[1]
 passed = failed = 0
 def check(name, ok, detail=""):
@@ -16,12 +19,23 @@ log = open(os.path.join(os.environ.get("TMPDIR", "/tmp"), f"rk-terminal-{os.getp
 env = {k: v for k, v in os.environ.items() if k != "NOTIFY_SOCKET"}
 proc = subprocess.Popen([kiosk, "run", "--display", "headless", "--size", "320x240", "--refresh", "30"],
                         stdin=slave, stdout=slave, stderr=log, env=env)
-time.sleep(1.0)
-raw = termios.tcgetattr(slave)
-check("the terminal is in raw mode while the kiosk runs", not (raw[3] & termios.ICANON) and not (raw[3] & termios.ECHO))
+
+def in_raw_mode():
+    mode = termios.tcgetattr(slave)[3]
+    return not (mode & termios.ICANON) and not (mode & termios.ECHO)
+
+
+def logged(text):
+    log.seek(0)
+    return text in log.read()
+
+
+check("the terminal is in raw mode while the kiosk runs", wait_for(in_raw_mode, 15))
 os.write(master, b"o")
-time.sleep(0.6)
-os.write(master, b"\x1b[A")   # an arrow: decoded, unmapped, ignored
+wait_for(lambda: logged("(key o)"), 15)
+# An arrow: decoded, unmapped, ignored. Nothing shows that it was read, so it
+# is given a moment to arrive as a read of its own, apart from the q after it.
+os.write(master, b"\x1b[A")
 time.sleep(0.3)
 os.write(master, b"q")
 try:
