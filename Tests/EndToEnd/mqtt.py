@@ -192,8 +192,11 @@ try:
     flood.wait(60)
     times = frame_times(k.video)[before:]
     intervals = [b - a for a, b in zip(times, times[1:])]
+    # A get is answered on the loop's next turn; a loop held by the flood takes
+    # the whole 1 s timeout. A quarter second leaves room for this script's own
+    # scheduling beside mosquitto and the flood on a loaded 2-core machine.
     check("a flood of 20,000 MQTT commands: frames keep their schedule and get is answered",
-          k.proc.poll() is None and len(intervals) >= 6 * RATE * 0.5 and p99(intervals) <= 2.0 / RATE and max(latencies) < 0.1,
+          k.proc.poll() is None and len(intervals) >= 6 * RATE * 0.5 and p99(intervals) <= 2.0 / RATE and max(latencies) < 0.25,
           f"({len(times)} frames, interval p99 {p99(intervals) * 1000:.1f} ms, get at most {max(latencies) * 1000:.1f} ms)")
     code = k.stop()
     gone = retained(f"{BASE}/status", 1).get(f"{BASE}/status")
