@@ -395,6 +395,33 @@ import Darwin
         #expect(abs(area - Double.pi * 100) < 1)
     }
 
+    /// Every pixel of the rectangle, and nothing else, gets the colour,
+    /// whether the rectangle is the whole buffer (one run across rows), a
+    /// part of it (cut by the buffer's edges or not), narrow, or in rows
+    /// padded past their width.
+    @Test(arguments: [(1301, 9, 1301, nil as IntRect?), (1301, 9, 1301, IntRect(x: 37, y: 2, width: 1100, height: 5)),
+                      (700, 6, 720, nil), (700, 6, 720, IntRect(x: -5, y: -1, width: 600, height: 4)),
+                      (200, 5, 200, IntRect(x: 150, y: 1, width: 40, height: 3)), (40, 3, 40, nil)])
+    func fillSetsEveryPixelOfItsRectangleAndNoOther(width: Int, height: Int, rowPixels: Int, rect: IntRect?) {
+        let memory = UnsafeMutablePointer<UInt32>.allocate(capacity: rowPixels * height)
+        defer { memory.deallocate() }
+        // Each pixel its own value, so a block copied from the wrong place shows.
+        for i in 0..<(rowPixels * height) { memory[i] = UInt32(i) &* 2_654_435_761 }
+        let buffer = PixelBuffer(wrapping: UnsafeMutableRawPointer(memory), width: width, height: height, strideBytes: rowPixels * 4)
+        let pixel: UInt32 = 0xFF0B_1016
+        buffer.fill(pixel, in: rect)
+        let filled = (rect ?? buffer.bounds).intersection(buffer.bounds)
+        var wrong = 0
+        for y in 0..<height {
+            for x in 0..<rowPixels {
+                let inside = x >= filled.x && x < filled.maxX && y >= filled.y && y < filled.maxY
+                let expected = inside ? pixel : UInt32(y * rowPixels + x) &* 2_654_435_761
+                if memory[y * rowPixels + x] != expected { wrong += 1 }
+            }
+        }
+        #expect(wrong == 0, "\(wrong) pixels wrong filling \(filled) of \(width)x\(height)")
+    }
+
     @Test func wrappedBufferWithPaddedStrideIsDrawnRowByRow() {
         let width = 30, height = 10, strideBytes = 48 * 4
         let memory = UnsafeMutableRawPointer.allocate(byteCount: strideBytes * height, alignment: 16)
