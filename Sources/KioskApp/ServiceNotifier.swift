@@ -46,12 +46,17 @@ public final class ServiceNotifier {
     }
 
     /// Sends `message` (e.g. "READY=1\nSTATUS=…"); errors are ignored, as systemd's own client does.
+    ///
+    /// Never waits: a manager that stops reading leaves ten datagrams in the
+    /// socket's queue (net.unix.max_dgram_qlen), and a blocking send after
+    /// them would hold the loop, signals and all. A message that finds the
+    /// queue full is dropped; a manager that reads nothing acts on nothing.
     public func send(_ message: String) {
         guard let fd = socket?.rawValue else { return }
         var bytes = Array(message.utf8)
         _ = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { a in
-                bytes.withUnsafeMutableBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), a, addressLength) }
+                bytes.withUnsafeMutableBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT), a, addressLength) }
             }
         }
     }

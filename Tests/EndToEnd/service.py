@@ -88,6 +88,30 @@ for address in [os.path.join(work, "notify.sock"), "@radar-kiosk-test-%d" % os.g
     check(f"{address}: STOPPING=1 on SIGTERM and exit 0", any("STOPPING=1" in m for m in after) and code == 0, f"{after} exit {code}")
     sock.close()
 
+# A manager that stops reading its notify socket (systemd stalled): the socket
+# queues ten datagrams, two seconds of pings, and then a blocking send would
+# hold the loop for good. The kiosk must go on answering and still stop.
+unread = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+unread.bind(os.path.join(work, "unread.sock"))
+proc = subprocess.Popen([kiosk, "run", "--config", config], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                        env=dict(os.environ, NOTIFY_SOCKET=os.path.join(work, "unread.sock"), WATCHDOG_USEC="400000"))
+os.set_blocking(proc.stdout.fileno(), False)
+answers, end = [], time.time() + 4
+while time.time() < end:
+    proc.stdin.write(b'{"cmd":"get"}\n')
+    proc.stdin.flush()
+    answers.append(bool(wait_for(lambda: proc.stdout.read(), 2, step=0.01)))
+    time.sleep(0.2)   # the pace of the gets, not a wait for anything
+proc.send_signal(signal.SIGTERM)
+try:
+    code = proc.wait(10)
+except subprocess.TimeoutExpired:
+    proc.kill()
+    code = None
+check("a notify socket nobody reads never holds the loop: gets answered, SIGTERM exits 0",
+      len(answers) >= 10 and all(answers) and code == 0, f"({answers.count(True)} of {len(answers)} gets answered, exit {code})")
+unread.close()
+
 # SIGUSR1's screenshot is the picture on screen: decoded, it is the rendering of the state shown.
 shots = os.path.join(work, "shots")
 os.makedirs(shots)
