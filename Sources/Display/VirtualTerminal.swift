@@ -9,8 +9,8 @@ import SystemIO
 /// put back on exit.
 final class VirtualTerminal {
     private let console: FileDescriptor
-    let previousMode: Int32
-    let previousKeyboard: Int32
+    private let previousMode: Int32
+    private let previousKeyboard: Int32
     private var processMode = false
 
     static func enterGraphics() -> VirtualTerminal? {

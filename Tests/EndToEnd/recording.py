@@ -16,6 +16,13 @@ def frame_times(path):
     return times
 
 
+# How long a `get` may take while the kiosk is under load: it is answered on
+# the loop's next turn (a frame), and a loop held by whatever loads it takes
+# the whole 1 s timeout. A quarter second leaves room for the test script's
+# own scheduling on a loaded 2-core machine (seen 0.18 s late once in CI).
+GET_ANSWER_LIMIT = 0.25
+
+
 def p99(values):
     values = sorted(values)
     return values[min(len(values) - 1, int(len(values) * 0.99))] if values else float("inf")

@@ -26,10 +26,10 @@ def check(name, ok, detail=""):
 
 
 def messages(sock, seconds):
-    """Each datagram with the time the kernel queued it (SO_TIMESTAMP), not the
-    time this script got round to reading it: on a loaded machine the test's
-    own scheduling would otherwise show up as the kiosk's lateness."""
-    sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMP, 1)
+    """Each datagram with the time the kernel queued it (SO_TIMESTAMP, set on
+    the socket), not the time this script got round to reading it: on a loaded
+    machine the test's own scheduling would otherwise show up as the kiosk's
+    lateness."""
     out, end = [], time.time() + seconds
     sock.settimeout(0.1)
     while time.time() < end:
@@ -49,11 +49,12 @@ def messages(sock, seconds):
 work = tempfile.mkdtemp(prefix="rk-service-")
 config = os.path.join(work, "k.conf")
 open(config, "w").write(f"display = headless\nsize = 320x240\nrefresh = 30\nscreenshot_dir = {work}\n")
-for address in [os.path.join(work, "notify.sock"), "@radar-kiosk-test-%d" % os.getpid()]:
+for run, address in enumerate([os.path.join(work, "notify.sock"), "@radar-kiosk-test-%d" % os.getpid()]):
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     sock.bind("\0" + address[1:] if address.startswith("@") else address)
+    sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMP, 1)
     env = dict(os.environ, NOTIFY_SOCKET=address, WATCHDOG_USEC="400000")
-    log = open(os.path.join(work, "kiosk-%d.log" % len(os.listdir(work))), "w+")
+    log = open(os.path.join(work, f"kiosk-{run}.log"), "w+")
     proc = subprocess.Popen([kiosk, "run", "--config", config], env=env, stdin=subprocess.PIPE,
                             stdout=subprocess.DEVNULL, stderr=log)
     got = messages(sock, 2.0)
@@ -87,6 +88,7 @@ for address in [os.path.join(work, "notify.sock"), "@radar-kiosk-test-%d" % os.g
           "k.conf:5: unknown key 'colour'" in err and "keeping the running configuration" in err, err[-400:])
     check(f"{address}: STOPPING=1 on SIGTERM and exit 0", any("STOPPING=1" in m for m in after) and code == 0, f"{after} exit {code}")
     sock.close()
+    log.close()
 
 # A manager that stops reading its notify socket (systemd stalled): the socket
 # queues ten datagrams, two seconds of pings, and then a blocking send would
