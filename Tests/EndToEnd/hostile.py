@@ -215,12 +215,7 @@ proc.stdin.close()
 last = wait_for(lambda: (proc.stdout.read() or b""), 5)
 check("a last command without a newline is answered", b'"ok":true' in last, repr(last[:80]))
 proc.stdout.close()   # the reader goes away
-proc.send_signal(signal.SIGTERM)
-try:
-    code = proc.wait(10)
-except subprocess.TimeoutExpired:
-    proc.kill()
-    code = None
+code = stop(proc, 10)
 check("the kiosk exits cleanly", code == 0, f"exit {code}")
 
 errors = open(os.path.join(work, "stdout-gone.log"), "w+")

@@ -9,6 +9,7 @@ import os, signal, socket, struct, subprocess, sys, tempfile, time, zlib
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pictures import difference, read_png  # noqa: E402
 from waiting import wait_for, wait_until_steady  # noqa: E402
+from control import stop  # noqa: E402
 
 kiosk = sys.argv[1]
 passed = failed = 0
@@ -104,12 +105,7 @@ while time.time() < end:
     proc.stdin.flush()
     answers.append(bool(wait_for(lambda: proc.stdout.read(), 2, step=0.01)))
     time.sleep(0.2)   # the pace of the gets, not a wait for anything
-proc.send_signal(signal.SIGTERM)
-try:
-    code = proc.wait(10)
-except subprocess.TimeoutExpired:
-    proc.kill()
-    code = None
+code = stop(proc, 10)
 check("a notify socket nobody reads never holds the loop: gets answered, SIGTERM exits 0",
       len(answers) >= 10 and all(answers) and code == 0, f"({answers.count(True)} of {len(answers)} gets answered, exit {code})")
 unread.close()
