@@ -91,11 +91,12 @@ public final class PixelBuffer {
         let r = (rect ?? bounds).intersection(bounds)
         if r.isEmpty { return }
         if r.x == 0 && r.width == width && rowPixels == width {
-            (row(r.y)).update(repeating: pixel, count: r.width * r.height)
+            SpanCompositor.fill(row(r.y), count: r.width * r.height, pixel: pixel)
             return
         }
         for y in r.y..<r.maxY {
-            (row(y) + r.x).update(repeating: pixel, count: r.width)
+            SpanCompositor.fill(row(y) + r.x, count: r.width, pixel: pixel)
         }
     }
+
 }
