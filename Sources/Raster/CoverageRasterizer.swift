@@ -180,12 +180,30 @@ public final class CoverageRasterizer {
         // row high, so there x simply steps by dxdy.
         var x = x0 + dxdy * (Float(firstRow + 1) - y0)
         Self.cover(rowCells, rowBits, from: x0, to: x, height: (Float(firstRow + 1) - y0) * direction)
-        for _ in (firstRow + 1)..<(endRow - 1) {
-            rowCells += cellStride
-            rowBits += wordStride
-            let xNext = x + dxdy
-            Self.cover(rowCells, rowBits, from: x, to: xNext, height: direction)
-            x = xNext
+        if dxdy == 0 {
+            // A vertical edge (the side of a panel, a card, a crosshair) adds
+            // the same two values to the same two cells of every whole row:
+            // worked out once, as `cover` works them out.
+            let ia = Int(x), mid = x - Float(ia)
+            let left = direction - direction * mid, right = direction * mid
+            let leftWord = ia >> 8, rightWord = (ia + 1) >> 8
+            let leftBit: UInt64 = 1 &<< UInt64((ia >> 2) & 63), rightBit: UInt64 = 1 &<< UInt64(((ia + 1) >> 2) & 63)
+            for _ in (firstRow + 1)..<(endRow - 1) {
+                rowCells += cellStride
+                rowBits += wordStride
+                rowCells[ia] += left
+                rowCells[ia + 1] += right
+                rowBits[leftWord] |= leftBit
+                rowBits[rightWord] |= rightBit
+            }
+        } else {
+            for _ in (firstRow + 1)..<(endRow - 1) {
+                rowCells += cellStride
+                rowBits += wordStride
+                let xNext = x + dxdy
+                Self.cover(rowCells, rowBits, from: x, to: xNext, height: direction)
+                x = xNext
+            }
         }
         rowCells += cellStride
         rowBits += wordStride

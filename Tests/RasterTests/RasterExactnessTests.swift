@@ -395,6 +395,32 @@ import Darwin
         #expect(abs(area - Double.pi * 100) < 1)
     }
 
+    /// A rectangle's vertical sides cover each pixel of a row by the part of
+    /// it inside the sides, whichever group of four cells, or word of their
+    /// bits, each side and the cell after it fall in (a side at 11.5 puts
+    /// its two cells in two groups, one at 255.6 in two words: a column at
+    /// the left edge, in the same path, starts the cells at x = 0).
+    @Test(arguments: [(10.25, 13.75), (11.5, 16.4), (8.0, 12.0), (3.6, 7.3), (255.6, 262.2), (251.0, 257.75)])
+    func verticalSidesCoverTheirColumnsByTheirPart(left: Float, right: Float) {
+        let buffer = PixelBuffer(width: 300, height: 24)
+        let canvas = Canvas(target: buffer)
+        var path = Path()
+        path.addRect(Rect(x: left, y: 3, width: right - left, height: 17))
+        path.addRect(Rect(x: 0, y: 3, width: 1, height: 17))
+        canvas.fill(path, with: .solid(.white))
+        var wrong: [String] = []
+        for y in [3, 4, 10, 19] {
+            for x in 0..<buffer.width {
+                let part = x == 0 ? 1 : max(0, min(Float(x + 1), right) - max(Float(x), left))
+                let expected = Int((part * 255).rounded())
+                let alpha = Int(buffer[x, y] >> 24)
+                if abs(alpha - expected) > 1 { wrong.append("(\(x), \(y)): \(alpha), not \(expected)") }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(6))")
+        #expect(buffer[Int(left), 2] == 0 && buffer[Int(left), 20] == 0)
+    }
+
     /// Every pixel of the rectangle, and nothing else, gets the colour,
     /// whether the rectangle is the whole buffer (one run across rows), a
     /// part of it (cut by the buffer's edges or not), narrow, or in rows
