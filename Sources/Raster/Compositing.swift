@@ -31,7 +31,7 @@ public enum SpanCompositor {
     /// Sets `count` pixels to `pixel`, 128 bytes a turn: eight 16-byte
     /// stores in a 128-bit build, four 32-byte ones with AVX2. The standard
     /// library's `update(repeating:)` stored one vector a turn, two and a
-    /// half instructions a store, and a frame's clear is a tenth of it.
+    /// half instructions a store, and the clear is a tenth of a frame.
     @inlinable
     public static func fill(_ p: UnsafeMutablePointer<UInt32>, count: Int, pixel: UInt32) {
         let eight = SIMD8<UInt32>(repeating: pixel)

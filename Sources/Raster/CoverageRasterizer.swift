@@ -154,7 +154,14 @@ public final class CoverageRasterizer {
     @inline(__always)
     private static func add(_ rowCells: UnsafeMutablePointer<Float>, _ rowBits: UnsafeMutablePointer<UInt64>, _ x: Int, _ value: Float) {
         rowCells[x] += value
-        rowBits[x >> 8] |= 1 &<< UInt64((x >> 2) & 63)
+        let mark = groupMark(x)
+        rowBits[mark.word] |= mark.bit
+    }
+
+    /// The word of a row's bits, and the bit in it, that mark cell `x`'s group.
+    @inline(__always)
+    private static func groupMark(_ x: Int) -> (word: Int, bit: UInt64) {
+        (x >> 8, 1 &<< UInt64((x >> 2) & 63))
     }
 
     /// Adds an edge that lies inside the clip (0 ≤ x ≤ width, 0 ≤ y ≤ height, y0 < y1).
@@ -186,15 +193,14 @@ public final class CoverageRasterizer {
             // worked out once, as `cover` works them out.
             let ia = Int(x), mid = x - Float(ia)
             let left = direction - direction * mid, right = direction * mid
-            let leftWord = ia >> 8, rightWord = (ia + 1) >> 8
-            let leftBit: UInt64 = 1 &<< UInt64((ia >> 2) & 63), rightBit: UInt64 = 1 &<< UInt64(((ia + 1) >> 2) & 63)
+            let leftMark = Self.groupMark(ia), rightMark = Self.groupMark(ia + 1)
             for _ in (firstRow + 1)..<(endRow - 1) {
                 rowCells += cellStride
                 rowBits += wordStride
                 rowCells[ia] += left
                 rowCells[ia + 1] += right
-                rowBits[leftWord] |= leftBit
-                rowBits[rightWord] |= rightBit
+                rowBits[leftMark.word] |= leftMark.bit
+                rowBits[rightMark.word] |= rightMark.bit
             }
         } else {
             for _ in (firstRow + 1)..<(endRow - 1) {

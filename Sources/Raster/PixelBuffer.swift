@@ -98,5 +98,4 @@ public final class PixelBuffer {
             SpanCompositor.fill(row(y) + r.x, count: r.width, pixel: pixel)
         }
     }
-
 }
