@@ -25,7 +25,20 @@ import Glibc
         return (fd, UInt16(bigEndian: bound.sin_port))
     }
 
-    /// Services the source for `seconds`, collecting its events.
+    /// Services the source until `done` holds of the events it has sent (ten
+    /// seconds at most), and returns them: a loaded machine makes the wait
+    /// longer, never the test wrong.
+    func pump(_ source: any FeedSource, clock: inout Double, until done: ([FeedEvent]) -> Bool) -> [FeedEvent] {
+        var events: [FeedEvent] = []
+        for _ in 0..<500 {
+            events += pump(source, for: 0.02, clock: &clock)
+            if done(events) { break }
+        }
+        return events
+    }
+
+    /// Services the source for `seconds`, collecting its events: for a step
+    /// of a wait, or a window in which nothing more may come.
     func pump(_ source: any FeedSource, for seconds: Double, clock: inout Double) -> [FeedEvent] {
         var events: [FeedEvent] = []
         let end = clock + seconds
@@ -42,37 +55,44 @@ import Glibc
         var server = try listener()
         let source = SBSFeed(host: "127.0.0.1", port: server.port)
         var clock = 0.0
-        _ = pump(source, for: 0.2, clock: &clock)
         // Every wait has a limit: a source that never connects fails the test, it does not hang the run.
-        var peer = acceptWithin(server.fd, seconds: 10)
+        Descriptor.nonBlocking(server.fd)
+        var peer = accept(server.fd, source: source, clock: &clock)
         #expect(peer >= 0)
         _ = lines.withCString { write(peer, $0, strlen($0)) }
-        let first = pump(source, for: 1.5, clock: &clock)
+        let first = pump(source, clock: &clock) { $0.contains(where: Self.isSnapshot) }
         let aircraft = first.compactMap { if case let .snapshot(s) = $0 { return s.aircraft.first } else { return nil } }.last
         #expect(aircraft?.callsign == "VRD961")
         // The receiver goes away: one failure, then retries.
         close(peer)
         close(server.fd)
-        let gone = pump(source, for: 1.0, clock: &clock)
+        let gone = pump(source, clock: &clock) { $0.contains(where: Self.isFailure) }
         #expect(gone.filter { if case .failed = $0 { return true } else { return false } }.count >= 1)
         // It comes back on the same port: the source reconnects by itself.
         server = try listener(port: server.port)
         defer { close(server.fd) }
-        var back: [FeedEvent] = []
-        var attempts = 0
-        peer = -1
         Descriptor.nonBlocking(server.fd)
-        while peer < 0 && attempts < 300 {
-            back += pump(source, for: 0.1, clock: &clock)
-            peer = accept(server.fd, nil, nil)
-            attempts += 1
-        }
+        peer = accept(server.fd, source: source, clock: &clock)
         #expect(peer >= 0, "the source reconnected")
         _ = lines.withCString { write(peer, $0, strlen($0)) }
-        back = pump(source, for: 1.5, clock: &clock)
+        let back = pump(source, clock: &clock) { $0.contains(where: Self.isSnapshot) }
         #expect(back.contains { if case let .snapshot(s) = $0 { return s.aircraft.contains { $0.callsign == "VRD961" } } else { return false } })
         close(peer)
     }
+
+    /// The connection `source` makes to the non-blocking listener `fd`,
+    /// pumping the source meanwhile (ten seconds at most; -1 if none came).
+    func accept(_ fd: Int32, source: any FeedSource, clock: inout Double) -> Int32 {
+        var peer: Int32 = -1
+        _ = pump(source, clock: &clock) { _ in
+            peer = Glibc.accept(fd, nil, nil)
+            return peer >= 0
+        }
+        return peer
+    }
+
+    static func isSnapshot(_ event: FeedEvent) -> Bool { if case .snapshot = event { return true } else { return false } }
+    static func isFailure(_ event: FeedEvent) -> Bool { if case .failed = event { return true } else { return false } }
 
     @Test func fileFeedSurvivesDeletionAndGarbage() throws {
         let dir = "/tmp/rk-feed-\(getpid())-\(UInt16.random(in: 0...9999))"
@@ -88,16 +108,18 @@ import Glibc
         replace(with: #"{"now":1,"aircraft":[{"hex":"abc123","flight":"TEST1   "}]}"#)
         let source = try FileFeed(path: path)
         var clock = 0.0
-        let first = pump(source, for: 0.2, clock: &clock)
+        let first = pump(source, clock: &clock) { !$0.isEmpty }
         #expect(first.contains { if case let .snapshot(s) = $0 { return s.aircraft.first?.callsign == "TEST1" } else { return false } })
         unlink(path)
-        let deleted = pump(source, for: 0.2, clock: &clock)
+        // Each fault is said once: after the first word of it, a moment in which nothing more may come.
+        func once() -> [FeedEvent] { pump(source, clock: &clock) { !$0.isEmpty } + pump(source, for: 0.2, clock: &clock) }
+        let deleted = once()
         #expect(deleted == [.failed("\(path): No such file or directory")])
         replace(with: "garbage")
-        let garbage = pump(source, for: 0.2, clock: &clock)
+        let garbage = once()
         #expect(garbage.count == 1 && { if case let .failed(m) = garbage[0] { return m.hasPrefix("\(path): malformed JSON") } else { return false } }())
         replace(with: #"{"now":2,"aircraft":[]}"#)
-        let back = pump(source, for: 0.2, clock: &clock)
+        let back = pump(source, clock: &clock) { !$0.isEmpty }
         #expect(back.contains { if case let .snapshot(s) = $0 { return s.now == 2 } else { return false } })
         unlink(path)
         rmdir(dir)
@@ -106,13 +128,6 @@ import Glibc
 
 enum Descriptor {
     static func nonBlocking(_ fd: Int32) { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-}
-
-/// accept() with a time limit: -1 when nobody connected in time.
-func acceptWithin(_ fd: Int32, seconds: Double) -> Int32 {
-    var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-    guard poll(&ready, 1, Int32(seconds * 1000)) == 1 else { return -1 }
-    return accept(fd, nil, nil)
 }
 
 /// aircraft.json over HTTP from a loopback server that answers, stops, answers
@@ -163,7 +178,7 @@ func acceptWithin(_ fd: Int32, seconds: Double) -> Int32 {
         // The server goes away, then comes back on the same port.
         close(server.fd)
         events.removeAll()
-        events += live.pump(source, for: 2.5, clock: &clock)
+        events += live.pump(source, clock: &clock) { $0.contains(where: LiveSourceTests.isFailure) }
         #expect(events.contains { if case .failed = $0 { return true } else { return false } })
         server = try live.listener(port: server.port)
         Descriptor.nonBlocking(server.fd)

@@ -65,6 +65,9 @@ import Glibc
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard ok == 0 else { throw InputError("connect failed") }
+        // A reply that never comes fails the test after ten seconds; it does not hang the run.
+        var limit = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         return fd
     }
 
@@ -73,6 +76,23 @@ import Glibc
         var b: UInt8 = 0
         while read(fd, &b, 1) == 1 && b != 0x0A { bytes.append(b) }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Services `server` until `done` holds, for ten seconds at most: a
+    /// client's bytes are there when the kernel has passed them on, not
+    /// after a set time.
+    func service(_ server: CommandSocket, until done: () -> Bool) {
+        for _ in 0..<10_000 {
+            server.service(now: 0)
+            if done() { return }
+            usleep(1_000)
+        }
+    }
+
+    /// Bytes waiting to be read on `fd`.
+    func unreadBytes(_ fd: Int32) -> Int {
+        var count: Int32 = 0
+        return ioctl(fd, UInt(FIONREAD), &count) == 0 ? Int(count) : 0
     }
 
     @Test func controlSocketAnswersEveryCommandAndRefusesAFlood() throws {
@@ -84,8 +104,7 @@ import Glibc
         let client = try connect(path)
         defer { close(client) }
         try FileDescriptor(borrowing: client).writeAll("{\"cmd\":\"get\"}\nbad\n")
-        usleep(50_000)
-        server.service(now: 0)
+        service(server) { server.queue.count == 2 }
         let queued = server.takeQueue()
         #expect(queued.count == 2)
         for (c, line) in queued {
@@ -96,8 +115,8 @@ import Glibc
         #expect(readLine(client) == #"{"error":"malformed","ok":false}"#)
         // A flood: past the queue's bound each command is refused at once.
         try FileDescriptor(borrowing: client).writeAll(String(repeating: "{\"cmd\":\"get\"}\n", count: 10))
-        usleep(50_000)
-        server.service(now: 0)
+        let refusals = 6 * (server.busyReply.utf8.count + 1)
+        service(server) { server.queue.count >= 4 && unreadBytes(client) >= refusals }
         #expect(server.queue.count == 4)
         for _ in 0..<6 { #expect(readLine(client) == server.busyReply) }
     }
