@@ -22,18 +22,45 @@ feed = $work/feed/aircraft.json
 station = 33.635029, -117.842218
 overhead.hold_s = 1
 keyboard = none
+socket = $work/k.sock
 CONF
 put "$work/empty.json"
 "$kiosk" run --config "$work/k.conf" --record "$work/replay.y4m" </dev/null 2>"$work/log" &
 pid=$!
-sleep 2; put "$capture"
-sleep 3; put "$work/away.json"
-sleep 3.5
+# Each step waits for the kiosk to show it has taken the last one in (its log,
+# its answer to get), never for a fixed time: a loaded machine only makes it slower.
+give_up() { echo "FAIL: $1" >&2; cat "$work/log" >&2; kill -TERM $pid 2>/dev/null; exit 1; }
+logged() {   # TEXT [COUNT]: until the log holds TEXT at least COUNT times (30 s at most)
+    local deadline=$((SECONDS + 30))
+    until [ "$(grep -cF -- "$1" "$work/log")" -ge "${2:-1}" ]; do
+        kill -0 $pid 2>/dev/null || give_up "the kiosk exited while waiting for '$1'"
+        [ $SECONDS -lt $deadline ] || give_up "no '$1' in the log within 30 s"
+        sleep 0.05
+    done
+}
+settled() {   # until the kiosk answers get with no glide under way, so the recording holds the whole glide
+    python3 - "$work/k.sock" <<'PY' || give_up "the kiosk was still animating after 30 s"
+import json, socket, sys, time
+deadline = time.time() + 30
+while time.time() < deadline:
+    with socket.socket(socket.AF_UNIX) as s:
+        s.settimeout(5)
+        s.connect(sys.argv[1])
+        s.sendall(b'{"cmd":"get"}\n')
+        if json.loads(s.makefile().readline()).get("animating") is False:
+            sys.exit(0)
+    time.sleep(0.05)
+sys.exit(1)
+PY
+}
+logged "first frame on"
+put "$capture"; logged "state OVERFLIGHT LXJ440"; settled
+put "$work/away.json"; logged "state STANDBY"; settled
 # Faults: the file deleted, then garbage, then a good file again. The kiosk
 # must keep running, say so once each, and pick the feed up again.
-rm -f "$work/feed/aircraft.json"; sleep 1
-echo "garbage" > "$work/feed/.tmp" && mv "$work/feed/.tmp" "$work/feed/aircraft.json"; sleep 1
-put "$capture"; sleep 2
+rm -f "$work/feed/aircraft.json"; logged "No such file or directory"
+echo "garbage" > "$work/feed/.tmp" && mv "$work/feed/.tmp" "$work/feed/aircraft.json"; logged "malformed JSON"
+put "$capture"; logged "is back"; logged "state OVERFLIGHT" 2; settled
 kill -TERM $pid; wait $pid; status=$?
 passed=0; failed=0
 check() { if eval "$2"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $1" >&2; cat "$work/log" >&2; fi; }
