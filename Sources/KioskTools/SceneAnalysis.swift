@@ -164,7 +164,8 @@ public enum SceneAnalysis {
             let image = reader.pixels(of: frame)
             let x = pad + place.column * (thumbnailWidth + pad)
             let y = pad + place.row * (rowHeight + pad) + labelHeight
-            downscale(image, into: sheet, x: x, y: y, width: thumbnailWidth, height: thumbHeight)
+            // Through the canvas, which then knows these pixels are no longer its clear colour.
+            downscale(image, into: canvas.target, x: x, y: y, width: thumbnailWidth, height: thumbHeight)
             text.draw("#\(index)  \(seconds(measures.times[index])) s", font: captionFont,
                       at: Point(Float(x), Float(y + thumbHeight + 19)), color: Color(hex: 0x9FB3BF), in: canvas)
         }

@@ -9,6 +9,9 @@ import Darwin
 ///
 /// All scratch memory (flattened paths, stroke outlines, gradient tables,
 /// layers) belongs to the canvas and is reused, so a steady frame allocates nothing.
+///
+/// Pixels changed other than by drawing are changed through `target`: the
+/// canvas keeps track of where its last clear's colour still stands.
 public final class Canvas {
     /// Drawing state that `save()` and `restore()` keep.
     public struct State {
@@ -18,7 +21,16 @@ public final class Canvas {
         var clipMaskIndex: Int? = nil
     }
 
-    public private(set) var target: PixelBuffer
+    /// The buffer drawn into. Whoever takes it may change its pixels
+    /// behind the canvas's back, so the canvas forgets what it knew of them
+    /// (`PlainBackground`); the canvas itself draws into `buffer`.
+    public var target: PixelBuffer {
+        plain.forget()
+        return buffer
+    }
+    private var buffer: PixelBuffer
+    /// Where the target still holds the last clear's colour.
+    private(set) var plain = PlainBackground()
     public var state: State
     private var savedStates: [State] = []
 
@@ -63,13 +75,13 @@ public final class Canvas {
     public var tolerance: Float = 0.1
 
     public init(target: PixelBuffer) {
-        self.target = target
+        self.buffer = target
         state = State(clipRect: target.bounds)
         colorScratch = .allocate(capacity: 1)
         coverageScratch = .allocate(capacity: 1)
         shadedRows = .allocate(capacity: 1)
-        ensureScratch(target.width)
-        ensureShadedRows(target.height)
+        ensureScratch(buffer.width)
+        ensureShadedRows(buffer.height)
         savedStates.reserveCapacity(16)
         groups.reserveCapacity(8)
     }
@@ -103,7 +115,8 @@ public final class Canvas {
     /// Draws into another buffer from now on (the next back buffer), with a fresh state.
     public func retarget(_ buffer: PixelBuffer) {
         precondition(groups.isEmpty, "retarget inside an opacity group")
-        target = buffer
+        self.buffer = buffer
+        plain.forget()
         ensureScratch(buffer.width)
         ensureShadedRows(buffer.height)
         state = State(clipRect: buffer.bounds)
@@ -118,7 +131,10 @@ public final class Canvas {
     public func releaseUnusedMemory() { rasterizer.releaseUnusedMemory() }
 
     /// Adds `rect` to the damage: pixels changed by other means (a copy from a cache).
-    public func includeDamage(_ rect: IntRect) { damage = damage.union(rect.intersection(target.bounds)) }
+    public func includeDamage(_ rect: IntRect) {
+        damage = damage.union(rect.intersection(buffer.bounds))
+        plain.drew(rect)
+    }
 
     // MARK: State
 
@@ -158,9 +174,9 @@ public final class Canvas {
 
     /// Narrows the clip to the inside of `path`, antialiased.
     public func clip(to path: Path, rule: FillRule = .nonZero) {
-        if clipMaskCount == clipMasks.count || clipMasks[clipMaskCount].width != target.width
-            || clipMasks[clipMaskCount].height != target.height {
-            let mask = AlphaMask(width: target.width, height: target.height)
+        if clipMaskCount == clipMasks.count || clipMasks[clipMaskCount].width != buffer.width
+            || clipMasks[clipMaskCount].height != buffer.height {
+            let mask = AlphaMask(width: buffer.width, height: buffer.height)
             if clipMaskCount == clipMasks.count { clipMasks.append(mask) } else { clipMasks[clipMaskCount] = mask }
         }
         let mask = clipMasks[clipMaskCount]
@@ -190,8 +206,10 @@ public final class Canvas {
 
     /// Replaces every pixel inside the clip with `color` (source copy).
     public func clear(_ color: Color) {
-        target.fill(color.premultipliedPixel, in: state.clipRect)
-        damage = damage.union(state.clipRect.intersection(target.bounds))
+        let area = state.clipRect.intersection(buffer.bounds)
+        buffer.fill(color.premultipliedPixel, in: area)
+        damage = damage.union(area)
+        plain.cleared(area, to: color.premultipliedPixel)
     }
 
     public func fill(_ path: Path, with paint: Paint, rule: FillRule = .nonZero) {
@@ -251,7 +269,7 @@ public final class Canvas {
         let area = IntRect(x: x, y: y, width: mask.width, height: mask.height).intersection(state.clipRect)
         if area.isEmpty { return }
         damage = damage.union(area)
-        withPainter(paint, alpha: 1, MaskJob(mask: mask, x: x, y: y, area: area))
+        withPainter(paint, alpha: 1, over: area, MaskJob(mask: mask, x: x, y: y, area: area))
     }
 
     /// Composites `image` with its top-left at device pixel (x, y), times `opacity`.
@@ -260,8 +278,9 @@ public final class Canvas {
         let alpha = UInt32(min(max(opacity * state.opacity, 0), 1) * 255 + 0.5)
         if area.isEmpty || alpha == 0 { return }
         damage = damage.union(area)
+        plain.drew(area)
         for row in area.y..<area.maxY {
-            SpanCompositor.blend(target.row(row) + area.x, source: image.row(row - y) + (area.x - x),
+            SpanCompositor.blend(buffer.row(row) + area.x, source: image.row(row - y) + (area.x - x),
                                  count: area.width, coverage: alpha)
         }
     }
@@ -281,9 +300,11 @@ public final class Canvas {
         }
         let layer = takeLayer()
         layer.fill(0, in: area)
-        groups.append(Group(parent: target, layer: layer, opacity: opacity * state.opacity, bounds: area, damageBefore: damage))
+        groups.append(Group(parent: buffer, layer: layer, opacity: opacity * state.opacity, bounds: area, damageBefore: damage))
+        // What is known of the parent's pixels is not kept through the group.
+        plain.forget()
         save()
-        target = layer
+        buffer = layer
         state.clipRect = area
         state.opacity = 1
         damage = .empty
@@ -293,12 +314,13 @@ public final class Canvas {
         guard let group = groups.popLast() else { return }
         restore()
         let drawn = damage.intersection(group.bounds)
-        target = group.parent
+        buffer = group.parent
+        plain.forget()
         damage = group.damageBefore
         let alpha = UInt32(min(max(group.opacity, 0), 1) * 255 + 0.5)
         if alpha > 0 && !drawn.isEmpty {
             for row in drawn.y..<drawn.maxY {
-                SpanCompositor.blend(target.row(row) + drawn.x, source: group.layer.row(row) + drawn.x,
+                SpanCompositor.blend(buffer.row(row) + drawn.x, source: group.layer.row(row) + drawn.x,
                                      count: drawn.width, coverage: alpha)
             }
             damage = damage.union(drawn)
@@ -308,9 +330,9 @@ public final class Canvas {
 
     private func takeLayer() -> PixelBuffer {
         while let layer = layerPool.popLast() {
-            if layer.width == target.width && layer.height == target.height { return layer }
+            if layer.width == buffer.width && layer.height == buffer.height { return layer }
         }
-        return PixelBuffer(width: target.width, height: target.height)
+        return PixelBuffer(width: buffer.width, height: buffer.height)
     }
 
     // MARK: Internals
@@ -325,17 +347,22 @@ public final class Canvas {
     }
 
     private func sweep(paint: Paint, rule: FillRule, alpha: Float) {
-        damage = damage.union(rasterizer.touchedBounds)
-        withPainter(paint, alpha: alpha, SweepJob(rasterizer: rasterizer, rule: rule))
+        let bounds = rasterizer.touchedBounds
+        damage = damage.union(bounds)
+        withPainter(paint, alpha: alpha, over: bounds, SweepJob(rasterizer: rasterizer, rule: rule))
     }
 
     /// Calls `body` with a painter specialised for the paint and the clip, so the
-    /// span loops are generic code specialised at compile time, not dynamic dispatch.
-    private func withPainter<Job: SpanJob>(_ paint: Paint, alpha: Float, _ body: Job) {
+    /// span loops are generic code specialised at compile time, not dynamic
+    /// dispatch. `bounds` holds every pixel the job may change.
+    private func withPainter<Job: SpanJob>(_ paint: Paint, alpha: Float, over bounds: IntRect, _ body: Job) {
         let opacity = state.opacity * alpha
+        let background = plain.color(under: bounds)
+        plain.drew(bounds)
         switch paint {
         case let .solid(color):
-            let painter = SolidPainter(target: target, color: color.withAlpha(color.alpha * opacity).premultipliedPixel)
+            let painter = SolidPainter(target: buffer, color: color.withAlpha(color.alpha * opacity).premultipliedPixel,
+                                       over: background?.color, except: background?.drawnRows ?? 0..<0)
             clipped(painter, body)
         case let .gradient(gradient):
             let table = tables.table(for: gradient.stops, size: gradientTableSize(gradient), opacity: opacity)
@@ -345,9 +372,9 @@ public final class Canvas {
                 shadedRows.update(repeating: .zero, count: shadedRowCapacity)
             }
             gradientFills += 1
-            let painter = GradientPainter(target: target, geometry: deviceGeometry(gradient.geometry),
+            let painter = GradientPainter(target: buffer, geometry: deviceGeometry(gradient.geometry),
                                           spread: gradient.spread, table: table, scratch: colorScratch,
-                                          shadedRows: target.height <= shadedRowCapacity ? shadedRows : nil, fill: gradientFills,
+                                          shadedRows: buffer.height <= shadedRowCapacity ? shadedRows : nil, fill: gradientFills,
                                           angles: conicAngles)
             clipped(painter, body)
         }
