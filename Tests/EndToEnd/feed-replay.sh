@@ -30,27 +30,30 @@ pid=$!
 # Each step waits for the kiosk to show it has taken the last one in (its log,
 # its answer to get), never for a fixed time: a loaded machine only makes it slower.
 give_up() { echo "FAIL: $1" >&2; cat "$work/log" >&2; kill -TERM $pid 2>/dev/null; exit 1; }
-logged() {   # TEXT [COUNT]: until the log holds TEXT at least COUNT times (30 s at most)
-    local deadline=$((SECONDS + 30))
-    until [ "$(grep -cF -- "$1" "$work/log")" -ge "${2:-1}" ]; do
-        kill -0 $pid 2>/dev/null || give_up "the kiosk exited while waiting for '$1'"
-        [ $SECONDS -lt $deadline ] || give_up "no '$1' in the log within 30 s"
-        sleep 0.05
-    done
+logged() {   # TEXT [COUNT]: until the log holds TEXT in COUNT lines (30 s at most)
+    # tail -f hands over each line as it is written, and ends with the kiosk
+    # or the time limit. (grep -m did not return at its count from a pipe.)
+    local seen=0 line
+    while IFS= read -r line; do
+        if [[ $line == *"$1"* ]]; then
+            seen=$((seen + 1))
+            [ $seen -ge "${2:-1}" ] && return 0
+        fi
+    done < <(timeout 30 tail -n +1 -f --pid=$pid "$work/log")
+    give_up "no '$1' in the log within 30 s (or the kiosk exited)"
 }
 settled() {   # until the kiosk answers get with no glide under way, so the recording holds the whole glide
-    python3 - "$work/k.sock" <<'PY' || give_up "the kiosk was still animating after 30 s"
-import json, socket, sys, time
-deadline = time.time() + 30
-while time.time() < deadline:
+    python3 - "$work/k.sock" "$here" <<'PY' || give_up "the kiosk was still animating after 30 s"
+import json, socket, sys
+sys.path.insert(0, sys.argv[2])
+from waiting import wait_for
+def still():
     with socket.socket(socket.AF_UNIX) as s:
         s.settimeout(5)
         s.connect(sys.argv[1])
         s.sendall(b'{"cmd":"get"}\n')
-        if json.loads(s.makefile().readline()).get("animating") is False:
-            sys.exit(0)
-    time.sleep(0.05)
-sys.exit(1)
+        return json.loads(s.makefile().readline()).get("animating") is False
+sys.exit(0 if wait_for(still, 30) else 1)
 PY
 }
 logged "first frame on"

@@ -1,5 +1,6 @@
 import Testing
 @testable import Feed
+import SystemIO
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,22 +30,29 @@ import Glibc
     /// seconds at most), and returns them: a loaded machine makes the wait
     /// longer, never the test wrong.
     func pump(_ source: any FeedSource, clock: inout Double, until done: ([FeedEvent]) -> Bool) -> [FeedEvent] {
-        var events: [FeedEvent] = []
-        for _ in 0..<500 {
-            events += pump(source, for: 0.02, clock: &clock)
-            if done(events) { break }
-        }
-        return events
+        pump(source, for: 10, clock: &clock, until: done)
     }
 
     /// Services the source for `seconds`, collecting its events: for a step
-    /// of a wait, or a window in which nothing more may come.
+    /// of a wait.
     func pump(_ source: any FeedSource, for seconds: Double, clock: inout Double) -> [FeedEvent] {
+        pump(source, for: seconds, clock: &clock) { _ in false }
+    }
+
+    /// Services the source as the kiosk's loop does: waiting for its
+    /// descriptors (20 ms at most a turn, for a peer this test plays
+    /// meanwhile), the clock following real time, until `done` holds or
+    /// `seconds` have passed.
+    func pump(_ source: any FeedSource, for seconds: Double, clock: inout Double, until done: ([FeedEvent]) -> Bool) -> [FeedEvent] {
         var events: [FeedEvent] = []
         let end = clock + seconds
-        while clock < end {
-            usleep(20_000)
-            clock += 0.02
+        var ready: [pollfd] = []
+        while clock < end && !done(events) {
+            ready.removeAll(keepingCapacity: true)
+            source.forEachDescriptor { ready.append(pollfd(fd: $0, events: Int16(POLLIN), revents: 0)) }
+            let started = MonotonicClock.now()
+            _ = poll(&ready, nfds_t(ready.count), 20)
+            clock += max(MonotonicClock.now() - started, 0.001)
             events += source.service(now: clock)
         }
         return events
@@ -111,8 +119,8 @@ import Glibc
         let first = pump(source, clock: &clock) { !$0.isEmpty }
         #expect(first.contains { if case let .snapshot(s) = $0 { return s.aircraft.first?.callsign == "TEST1" } else { return false } })
         unlink(path)
-        // Each fault is said once: after the first word of it, a moment in which nothing more may come.
-        func once() -> [FeedEvent] { pump(source, clock: &clock) { !$0.isEmpty } + pump(source, for: 0.2, clock: &clock) }
+        // Each fault is said once: the file is read again only when it changes.
+        func once() -> [FeedEvent] { pump(source, clock: &clock) { !$0.isEmpty } }
         let deleted = once()
         #expect(deleted == [.failed("\(path): No such file or directory")])
         replace(with: "garbage")

@@ -78,14 +78,17 @@ import Glibc
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Services `server` until `done` holds, for ten seconds at most: a
-    /// client's bytes are there when the kernel has passed them on, not
-    /// after a set time.
+    /// Services `server` until `done` holds, waiting between turns for one
+    /// of its descriptors to be readable, as the kiosk's loop does (ten
+    /// seconds at most): a client's bytes are there when the kernel has
+    /// passed them on, not after a set time.
     func service(_ server: CommandSocket, until done: () -> Bool) {
-        for _ in 0..<10_000 {
+        for _ in 0..<100 {
             server.service(now: 0)
             if done() { return }
-            usleep(1_000)
+            var ready: [pollfd] = []
+            server.forEachDescriptor { ready.append(pollfd(fd: $0, events: Int16(POLLIN), revents: 0)) }
+            _ = poll(&ready, nfds_t(ready.count), 100)
         }
     }
 
