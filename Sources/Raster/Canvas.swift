@@ -357,7 +357,9 @@ public final class Canvas {
     /// dispatch. `bounds` holds every pixel the job may change.
     private func withPainter<Job: SpanJob>(_ paint: Paint, alpha: Float, over bounds: IntRect, _ body: Job) {
         let opacity = state.opacity * alpha
-        let background = plain.color(under: bounds)
+        // Only a solid paint uses what is known, asked before the job's box counts as drawn.
+        var background: (color: UInt32, drawnRows: Range<Int>)?
+        if case .solid = paint { background = plain.color(under: bounds) }
         plain.drew(bounds)
         switch paint {
         case let .solid(color):

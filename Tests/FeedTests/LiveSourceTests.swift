@@ -116,18 +116,19 @@ import Glibc
         replace(with: #"{"now":1,"aircraft":[{"hex":"abc123","flight":"TEST1   "}]}"#)
         let source = try FileFeed(path: path)
         var clock = 0.0
-        let first = pump(source, clock: &clock) { !$0.isEmpty }
+        // What the source says next. Each fault is said once: the file is read
+        // again only when it changes.
+        func next() -> [FeedEvent] { pump(source, clock: &clock) { !$0.isEmpty } }
+        let first = next()
         #expect(first.contains { if case let .snapshot(s) = $0 { return s.aircraft.first?.callsign == "TEST1" } else { return false } })
         unlink(path)
-        // Each fault is said once: the file is read again only when it changes.
-        func once() -> [FeedEvent] { pump(source, clock: &clock) { !$0.isEmpty } }
-        let deleted = once()
+        let deleted = next()
         #expect(deleted == [.failed("\(path): No such file or directory")])
         replace(with: "garbage")
-        let garbage = once()
+        let garbage = next()
         #expect(garbage.count == 1 && { if case let .failed(m) = garbage[0] { return m.hasPrefix("\(path): malformed JSON") } else { return false } }())
         replace(with: #"{"now":2,"aircraft":[]}"#)
-        let back = pump(source, clock: &clock) { !$0.isEmpty }
+        let back = next()
         #expect(back.contains { if case let .snapshot(s) = $0 { return s.now == 2 } else { return false } })
         unlink(path)
         rmdir(dir)
