@@ -50,11 +50,21 @@ public final class HTTPFeed: FeedSource {
         }
     }
 
+    /// The connect in progress, then the socket until the request is all
+    /// sent: a web server says nothing until it has the whole request.
+    public func forEachWritableDescriptor(_ body: (Int32) -> Void) {
+        switch stage {
+        case .connecting: if let fd = connector.writableDescriptor { body(fd) }
+        case .exchanging: if let connection, sent < request.count { body(connection.rawValue) }
+        case .idle, .parsing: break
+        }
+    }
+
     public var nextWake: Double? {
         switch stage {
         case .idle: return retryAt
         case .connecting: return connector.nextWake
-        case .exchanging: return sent < request.count ? startedAt + 0.05 : startedAt + timeout
+        case .exchanging: return startedAt + timeout
         case .parsing: return startedAt + timeout + 10
         }
     }

@@ -33,6 +33,11 @@ public final class SBSFeed: FeedSource {
         if let connection { body(connection.rawValue) } else if connecting, let fd = connector.descriptor { body(fd) }
     }
 
+    /// The connect in progress: a receiver with an empty sky sends nothing to wake the loop.
+    public func forEachWritableDescriptor(_ body: (Int32) -> Void) {
+        if connection == nil, connecting, let fd = connector.writableDescriptor { body(fd) }
+    }
+
     public var nextWake: Double? {
         if connection != nil { return lastSnapshot + 1 }
         return connecting ? connector.nextWake : retryAt

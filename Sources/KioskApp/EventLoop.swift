@@ -77,6 +77,10 @@ final class EventLoop {
                     fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
                     owners.append(index)
                 }
+                source.forEachWritableDescriptor { fd in
+                    fds.append(pollfd(fd: fd, events: Int16(POLLOUT), revents: 0))
+                    owners.append(index)
+                }
             }
             let result = poll(&fds, nfds_t(fds.count), timeout < 0 ? -1 : Int32(min((timeout * 1000).rounded(.up), 60_000)))
             if result < 0 && errno != EINTR { throw SystemError.last("poll") }

@@ -13,6 +13,7 @@ final class FeedInput: EventSource {
     }
 
     func forEachDescriptor(_ body: (Int32) -> Void) { source.forEachDescriptor(body) }
+    func forEachWritableDescriptor(_ body: (Int32) -> Void) { source.forEachWritableDescriptor(body) }
 
     var nextWake: Double? {
         switch (source.nextWake, interpreter.deadline.map { $0 + 0.01 }) {

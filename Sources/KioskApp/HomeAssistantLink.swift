@@ -34,6 +34,7 @@ final class HomeAssistantLink: EventSource {
     }
 
     func forEachDescriptor(_ body: (Int32) -> Void) { client.forEachDescriptor(body) }
+    func forEachWritableDescriptor(_ body: (Int32) -> Void) { client.forEachWritableDescriptor(body) }
     var nextWake: Double? { client.nextWake }
 
     func service(now: Double) -> [KioskEvent] {

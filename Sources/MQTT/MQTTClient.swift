@@ -79,6 +79,11 @@ public final class MQTTClient {
         if let socket { body(socket.rawValue) } else if connecting, let fd = connector.descriptor { body(fd) }
     }
 
+    /// The connect in progress (a broker says nothing until it has CONNECT).
+    public func forEachWritableDescriptor(_ body: (Int32) -> Void) {
+        if socket == nil, connecting, let fd = connector.writableDescriptor { body(fd) }
+    }
+
     public var nextWake: Double? {
         if socket != nil {
             // Unsent bytes, or messages left in the buffer: soon. Else the keep-alive.
@@ -86,9 +91,7 @@ public final class MQTTClient {
             if handshaking { return handshakeStarted + answerTimeout }
             return min(lastSent + Double(options.connect.keepAliveSeconds) / 2, pingSentAt.map { $0 + answerTimeout } ?? .infinity)
         }
-        // A connect completes by becoming writable, which the loop does not
-        // poll for (and a broker says nothing first): looked at every 50 ms.
-        return connecting ? min(connector.nextWake ?? .infinity, lastServiced + 0.05) : retryAt
+        return connecting ? connector.nextWake : retryAt
     }
 
     /// Queues a message; false when it was dropped (not connected, or the queue is full).

@@ -6,7 +6,8 @@ import Glibc
 /// aircraft.json) made without ever blocking the loop: the name is looked up
 /// on a thread of its own (getaddrinfo against a resolver that never answers
 /// blocks for 20 s), the connect is non-blocking, and each step has a time
-/// limit. `step` is called whenever `descriptor` is readable or `nextWake` comes.
+/// limit. `step` is called whenever `descriptor` is readable, `writableDescriptor`
+/// writable, or `nextWake` comes.
 public final class TCPConnection {
     public let host: String
     public let port: UInt16
@@ -29,8 +30,12 @@ public final class TCPConnection {
         self.port = port
     }
 
-    /// What to poll while connecting: the lookup's result, then the socket.
-    public var descriptor: Int32? { socket?.rawValue ?? (lookup.isBusy ? lookup.descriptor : nil) }
+    /// What to poll for input while connecting: the lookup's result.
+    public var descriptor: Int32? { lookup.isBusy && socket == nil ? lookup.descriptor : nil }
+
+    /// What to poll for room to write while connecting: the socket whose
+    /// connect is in progress (it becomes writable when made, or refused).
+    public var writableDescriptor: Int32? { socket?.rawValue }
 
     /// When the current step times out.
     public var nextWake: Double? {
@@ -52,7 +57,7 @@ public final class TCPConnection {
     /// a source that reconnects calls each time it is serviced without a connection.
     public func attempt(at now: Double, continuing: Bool) -> Progress { continuing ? step(at: now) : begin(at: now) }
 
-    /// Moves the connection on; call when `descriptor` is readable or `nextWake` has come.
+    /// Moves the connection on; call when `descriptor` is readable, `writableDescriptor` writable, or `nextWake` has come.
     public func step(at now: Double) -> Progress {
         if let socket {
             var error: Int32 = 0
@@ -108,7 +113,7 @@ public final class TCPConnection {
         let start = MonotonicClock.now()
         var progress = connection.begin(at: start)
         while case .waiting = progress {
-            guard let fd = connection.descriptor else { return false }
+            guard let fd = connection.writableDescriptor else { return false }
             var pending = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
             _ = poll(&pending, 1, 20)
             progress = connection.step(at: MonotonicClock.now())

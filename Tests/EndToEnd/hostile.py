@@ -344,18 +344,53 @@ def big_file_section(k):
 with_kiosk(big_file_section, "big-file", conf=f"feed = {feed_path}\nstation = {STATION[0]}, {STATION[1]}\n")
 
 
-def http_big(conn, stop):
+# A receiver's web server answering 3 MiB every second: Python's own
+# http.server, which (as lighttpd and nginx do) says nothing until it has the
+# whole request, serving a file rewritten every second.
+http_root = os.path.join(work, "http-big")
+os.makedirs(os.path.join(http_root, "data"))
+http_body = aircraft_json([{"hex": f"{0x100000 + i:06x}", "alt_baro": 30000, "lat": 10.0, "lon": 20.0} for i in range(60_000)])
+http_file = os.path.join(http_root, "data", "aircraft.json")
+
+
+def put_http_body():
+    with open(http_file + ".tmp", "wb") as f:
+        f.write(http_body)
+    os.rename(http_file + ".tmp", http_file)
+
+
+put_http_body()
+with socket.socket() as probe:
+    probe.bind(("127.0.0.1", 0))
+    http_port = probe.getsockname()[1]
+http_log = open(os.path.join(work, "http-big.log"), "w+")
+http_server = subprocess.Popen([sys.executable, "-u", "-m", "http.server", str(http_port), "--bind", "127.0.0.1", "--directory", http_root],
+                               stdout=http_log, stderr=http_log)
+
+
+def http_server_up():
     try:
-        conn.settimeout(2)
-        conn.recv(4096)
-        body = aircraft_json([{"hex": f"{0x100000 + i:06x}", "alt_baro": 30000, "lat": 10.0, "lon": 20.0} for i in range(60_000)])
-        conn.sendall(b"HTTP/1.1 200\r\n\r\n" + body)
+        socket.create_connection(("127.0.0.1", http_port), timeout=0.5).close()
+        return True
     except OSError:
-        pass
-    conn.close()
+        return False
 
 
-against_receiver("http", http_big, "http://127.0.0.1:{port}/data/aircraft.json", "an HTTP receiver answering 6 MiB every second", 6)
+def http_section(k):
+    def rewrite(stop):
+        while not stop.is_set():
+            put_http_body()
+            stop.wait(1.0)
+    under_attack(f"an HTTP receiver (http.server) answering {len(http_body) >> 20} MiB every second", k, rewrite, 6)
+    http_log.flush()
+    answered = open(http_log.name).read().count('"GET /data/aircraft.json HTTP/1.0" 200')
+    check(f"the kiosk fetched the {len(http_body) >> 20} MiB answer from http.server again and again", answered >= 3, f"({answered} answers)")
+
+
+check("http.server starts", wait_for(http_server_up, 20))
+with_kiosk(http_section, "http", conf=f"feed = http://127.0.0.1:{http_port}/data/aircraft.json\nstation = {STATION[0]}, {STATION[1]}\n")
+http_server.terminate()
+http_server.wait(10)
 
 # A resolver that never answers (a board booted offline with feed = http://piaware.local/...):
 # the kiosk in a mount namespace whose resolv.conf names a loopback server that swallows queries.

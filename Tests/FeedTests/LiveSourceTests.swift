@@ -40,8 +40,11 @@ import Glibc
     }
 
     /// Services the source as the kiosk's loop does: waiting for its
-    /// descriptors (20 ms at most a turn, for a peer this test plays
-    /// meanwhile), the clock following real time, until `done` holds or
+    /// descriptors to be readable or writable as it asks (20 ms at most a
+    /// turn, for a peer this test plays meanwhile), the clock following real
+    /// time, and servicing it only when one is ready or its wake-up time has
+    /// come, never on every turn (a source serviced on every turn hides one
+    /// that forgets to ask for what it waits on), until `done` holds or
     /// `seconds` have passed.
     func pump(_ source: any FeedSource, for seconds: Double, clock: inout Double, until done: ([FeedEvent]) -> Bool) -> [FeedEvent] {
         var events: [FeedEvent] = []
@@ -50,10 +53,14 @@ import Glibc
         while clock < end && !done(events) {
             ready.removeAll(keepingCapacity: true)
             source.forEachDescriptor { ready.append(pollfd(fd: $0, events: Int16(POLLIN), revents: 0)) }
+            source.forEachWritableDescriptor { ready.append(pollfd(fd: $0, events: Int16(POLLOUT), revents: 0)) }
             let started = MonotonicClock.now()
-            _ = poll(&ready, nfds_t(ready.count), 20)
+            let waited = max(0, min(0.02, (source.nextWake ?? .infinity) - clock))
+            let count = poll(&ready, nfds_t(ready.count), Int32((waited * 1000).rounded(.up)))
             clock += max(MonotonicClock.now() - started, 0.001)
-            events += source.service(now: clock)
+            if count > 0 || clock >= (source.nextWake ?? .infinity) {
+                events += source.service(now: clock)
+            }
         }
         return events
     }
