@@ -55,6 +55,15 @@ public struct AnimatableRect: VectorArithmetic, Animatable, Hashable, Sendable, 
     public var maxX: Double { x + width }
     public var maxY: Double { y + height }
 
+    /// The rectangle scaled by `factor` about its centre, as a scale
+    /// transition shows a leaf (not about the origin, as the vector scales).
+    public func scaled(aboutCenterBy factor: Double) -> Self {
+        Self(x: midX - width * factor / 2, y: midY - height * factor / 2, width: width * factor, height: height * factor)
+    }
+
+    /// Whether the point lies inside (edges included).
+    public func contains(x px: Double, y py: Double) -> Bool { px >= x && px <= maxX && py >= y && py <= maxY }
+
     /// Rounded to whole pixels (origin to nearest, far edge to nearest), as
     /// layout rounds a leaf's frame before it animates.
     public var pixelAligned: Self {

@@ -7,26 +7,30 @@ import KioskRendering
 import SystemIO
 
 /// The kiosk's one event loop: poll() on every source's descriptors and on
-/// the presenter's own events, a frame whenever the controller needs one and
-/// the presenter can take it, paced by flip events or, where presents
-/// complete at once, by a timer at `framePeriod`. With nothing to draw it
-/// sleeps until an input or a source's wake-up time. It knows no input and
-/// makes no decision: sources make events, `dispatch` acts on them.
+/// each output's presenter events, a frame on an output whenever its view
+/// needs one and its presenter can take it, paced by flip events or, where
+/// presents complete at once, by a timer at `framePeriod`. With nothing to
+/// draw it sleeps until an input or a source's wake-up time. It knows no
+/// input and makes no decision: sources make events, `dispatch` acts on them.
 final class EventLoop {
-    let tick: FrameTick
+    /// One tick per output, the first output's first.
+    private(set) var ticks: [FrameTick]
+    /// The first output's tick: the only one with one screen.
+    var tick: FrameTick { ticks[0] }
     private(set) var sources: [any EventSource<KioskEvent>] = []
     /// Seconds between timer-paced frames (the mode's period, or longer while nobody watches).
     var framePeriod: Double
+    /// Frames of the first output after which the loop ends (recordings, tests).
     var frameLimit: Int?
     /// Acts on one event; false stops the loop.
     var dispatch: (KioskEvent, Double) throws -> Bool = { _, _ in true }
-    /// Called after each presented frame with the count so far.
+    /// Called after each frame the first output presented, with the count so far.
     var framePresented: (Int) -> Void = { _ in }
     private(set) var framesPresented = 0
     private let start = MonotonicClock.now()
 
     init(tick: FrameTick, framePeriod: Double) {
-        self.tick = tick
+        ticks = [tick]
         self.framePeriod = framePeriod
     }
 
@@ -35,41 +39,50 @@ final class EventLoop {
 
     func add(_ source: any EventSource<KioskEvent>) { sources.append(source) }
 
+    /// Another output, drawn and paced on its own from the same controller.
+    func add(_ tick: FrameTick) { ticks.append(tick) }
+
     /// Runs until `dispatch` says stop or the frame limit is reached. A failing
     /// presenter or poll throws: the caller exits and systemd restarts the kiosk.
     func run() throws {
-        var nextFrame = 0.0
+        var nextFrame = [Double](repeating: 0, count: ticks.count)
         var fds: [pollfd] = []
         var owners: [Int] = []
         var ready = [Bool](repeating: false, count: sources.count)
         fds.reserveCapacity(32)
         owners.reserveCapacity(32)
         while true {
-            guard let presenter = tick.presenter else { return }
             var t = now
-            if presenter.isReadyToPresent && t >= nextFrame, try tick.run(at: t) {
-                framesPresented += 1
-                framePresented(framesPresented)
-                if let frameLimit, framesPresented >= frameLimit { return }
-                nextFrame = presenter.pacesWithTimer ? max(nextFrame + framePeriod, t - framePeriod / 2) : t
+            if nextFrame.count != ticks.count { nextFrame = [Double](repeating: 0, count: ticks.count) }
+            for (index, tick) in ticks.enumerated() {
+                guard let presenter = tick.presenter else { return }
+                guard presenter.isReadyToPresent && t >= nextFrame[index], try tick.run(at: t) else { continue }
+                if index == 0 {
+                    framesPresented += 1
+                    framePresented(framesPresented)
+                    if let frameLimit, framesPresented >= frameLimit { return }
+                }
+                nextFrame[index] = presenter.pacesWithTimer ? max(nextFrame[index] + framePeriod, t - framePeriod / 2) : t
             }
-            // Sleep until the flip completes, the next frame, or a source's wake-up.
+            // Sleep until a flip completes, the next frame, or a source's wake-up.
             t = now
             var timeout = -1.0
             func sooner(_ at: Double?) {
                 guard let at else { return }
                 timeout = timeout < 0 ? max(at - t, 0) : min(timeout, max(at - t, 0))
             }
-            if presenter.eventDescriptor != nil {
-                sooner(t + 0.25)
-            } else if presenter.isReadyToPresent && tick.controller.frameNeeded(at: t) {
-                sooner(nextFrame)
-            }
             fds.removeAll(keepingCapacity: true)
             owners.removeAll(keepingCapacity: true)
-            if let fd = presenter.eventDescriptor {
-                fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
-                owners.append(-1)
+            for (index, tick) in ticks.enumerated() {
+                guard let presenter = tick.presenter else { continue }
+                if let fd = presenter.eventDescriptor {
+                    sooner(t + 0.25)
+                    fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
+                    // Presenters are owners below zero: -1 the first output's, -2 the next.
+                    owners.append(-1 - index)
+                } else if presenter.isReadyToPresent && tick.view.frameNeeded(at: t) {
+                    sooner(nextFrame[index])
+                }
             }
             for (index, source) in sources.enumerated() {
                 sooner(source.nextWake)
@@ -87,7 +100,7 @@ final class EventLoop {
             if ready.count != sources.count { ready = [Bool](repeating: false, count: sources.count) }
             for i in ready.indices { ready[i] = false }
             for (fd, owner) in zip(fds, owners) where fd.revents != 0 {
-                if owner < 0 { presenter.handleEvents() } else { ready[owner] = true }
+                if owner < 0 { ticks[-1 - owner].presenter?.handleEvents() } else { ready[owner] = true }
             }
             t = now
             for (index, source) in sources.enumerated() where ready[index] || (source.nextWake.map { t >= $0 } ?? false) {

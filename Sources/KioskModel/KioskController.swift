@@ -5,22 +5,20 @@ import SystemIO
 /// Every decision of the kiosk in one place: which state each input leads to
 /// (keys, GPIO, commands, the feed, the display coming and going), under
 /// which transaction it is applied, and whether a frame must be drawn. It
-/// owns the state, the animated scene and the sweep's timeline, and needs no
-/// display, device or clock: times are passed in, so a test can drive it.
+/// owns the state and the traffic; each output shows them through a view of
+/// its own (`KioskView`: its layout, animated scene and sweep), the first of
+/// them `view`. It needs no display, device or clock: times are passed in,
+/// so a test can drive it.
 public final class KioskController {
     public private(set) var state: KioskState
     /// The aircraft the card shows (kept through standby while the card fades).
     public private(set) var shownAircraft: Aircraft?
-    public private(set) var layout: KioskLayout
-    private let graph = SceneGraph()
-    /// The sweep's clock: it runs while the face sweeps and is paused while
-    /// the face is still (`.animation(paused:)`).
-    private var timeline: Timeline
-    private var needsFullFrame = true
-    /// The scene was updated, or animated, since the last frame drawn.
-    private var sceneChanged = true
-    private var lastSampleTime = 0.0
-    private var animating = false
+    /// One view per output, the first output's first.
+    public private(set) var views: [KioskView] = []
+    /// The first output's view: the only one on a kiosk with one screen.
+    public var view: KioskView { views[0] }
+    /// The first output's layout.
+    public var layout: KioskLayout { view.layout }
 
     /// Key code → action.
     public var keyMap: [UInt16: KeyAction] = [:]
@@ -55,13 +53,18 @@ public final class KioskController {
 
     public init(layout: KioskLayout, initial: KioskState = .standby, at time: Double = 0, measure: TextMeasuring? = nil,
                 units: DisplayUnits = DisplayUnits()) {
-        self.layout = layout
         self.measure = measure
         self.units = units
         state = initial
         shownAircraft = initial.aircraft
-        timeline = Timeline(minimumInterval: 1.0 / 240, paused: false, at: 0)
-        graph.update(to: leaves(for: initial), transaction: Transaction(), at: time)
+        views = [KioskView(controller: self, layout: layout, at: time)]
+    }
+
+    /// A view for another output, laid out for it and showing the state as it is now.
+    public func addView(layout: KioskLayout, at time: Double) -> KioskView {
+        let view = KioskView(controller: self, layout: layout, at: time)
+        views.append(view)
+        return view
     }
 
     // MARK: inputs
@@ -123,10 +126,7 @@ public final class KioskController {
             if rangeChanged && state == before { relayoutForRange(at: time) }
             return Response(log: log)
         case let .display(change):
-            if change.needsRepaint { needsFullFrame = true }
-            return Response()
-        case let .displayAdopted(width, height):
-            resize(KioskLayout(width: width, height: height), at: time)
+            if change.needsRepaint { requestRepaint() }
             return Response()
         case .signal, .mqttConnected:
             return Response()
@@ -190,17 +190,10 @@ public final class KioskController {
         return traffic.rangeNM != range
     }
 
-    /// The scene for `state` as this controller lays it out.
-    private func leaves(for state: KioskState) -> [LeafDescription] {
-        KioskScene.leaves(for: state, shown: shownAircraft, layout: layout, measure: measure, units: units, rangeNM: dialRangeNM)
-    }
-
     /// The marker of the aircraft shown stands on the rings: it moves with them.
     private func relayoutForRange(at time: Double) {
         guard state.mode == .overflight else { return }
-        graph.update(to: leaves(for: state),
-                     transaction: Transaction(animation: KioskScene.updateAnimation), at: time)
-        sceneChanged = true
+        for view in views { view.show(state, transaction: Transaction(animation: KioskScene.updateAnimation), at: time) }
     }
 
     private func applyFromFeed(_ next: KioskState, at time: Double) -> [String] {
@@ -253,82 +246,53 @@ public final class KioskController {
         if state.mode == .overflight && newState.mode != .overflight { screen.aircraftLeft(at: time) }
         if let a = newState.aircraft { shownAircraft = a }
         state = newState
-        // The sweep runs again from the moment the face starts to turn back.
-        if state.mode == .standby { timeline.setPaused(false, at: time) }
         let animation: Animation? = animated ? (modeChanged ? KioskScene.layoutAnimation : KioskScene.updateAnimation) : nil
         // Not animated means nothing animates, the card's and dial's own choreography included.
         var transaction = Transaction(animation: animation)
         transaction.disablesAnimations = !animated
-        graph.update(to: leaves(for: state), transaction: transaction, at: time)
-        sceneChanged = true
+        for view in views { view.show(state, transaction: transaction, at: time) }
     }
 
-    /// Lays the scene out for a new size (a rotation, another display), at once.
+    /// Lays the first output's scene out for a new size (a rotation, another display), at once.
     public func resize(_ newLayout: KioskLayout, at time: Double) {
-        layout = newLayout
-        var transaction = Transaction()
-        transaction.disablesAnimations = true
-        graph.update(to: leaves(for: state), transaction: transaction, at: time)
-        sceneChanged = true
-        needsFullFrame = true
+        view.resize(newLayout, at: time)
     }
 
     // MARK: frames
 
-    /// Samples the scene at `time` and answers the one question of the loop:
-    /// must a frame be drawn now? Yes while something animates, while the
-    /// sweep runs, and once after the screen needs repainting.
+    /// Whether any output must draw a frame at `time` (samples every view).
     public func frameNeeded(at time: Double) -> Bool {
-        sample(at: time)
-        return animating || !timeline.isPaused || needsFullFrame
+        var needed = false
+        for view in views where view.frameNeeded(at: time) { needed = true }
+        return needed
     }
 
-    /// Whether anything animates at `time` (samples the scene).
+    /// Whether anything animates at `time` on any output (samples every view).
     public func isAnimating(at time: Double) -> Bool {
-        sample(at: time)
+        var animating = false
+        for view in views where view.isAnimating(at: time) { animating = true }
         return animating
     }
 
-    private func sample(at time: Double) {
-        animating = graph.sample(at: time)
-        if animating { sceneChanged = true }
-        if showsTraffic {
-            traffic.sample(at: time)
-            // The rings' labels change with the range: whole frames until it settles.
-            if traffic.rangeIsChanging(at: time) { sceneChanged = true }
-        }
-        lastSampleTime = time
-        // The face is still once the dial has settled on the overflight layout: the sweep pauses.
-        if state.mode == .overflight && !graph.isAnimating(KioskScene.dialID) { timeline.setPaused(true, at: time) }
-    }
+    /// The first output's sampled scene, in paint order (valid after `frameNeeded`).
+    public var renderList: [RenderItem] { view.renderList }
 
-    /// The sampled scene, in paint order (valid after `frameNeeded`).
-    public var renderList: [RenderItem] { graph.renderList }
+    /// The first output's sweep bearing at its last sample.
+    public var sweepBearing: Double { view.sweepBearing }
 
-    /// The sweep's bearing at the last sample, from the timeline's date.
-    public var sweepBearing: Double {
-        (timeline.date(at: lastSampleTime) * Self.sweepDegreesPerSecond).truncatingRemainder(dividingBy: 360)
-    }
+    /// Whether the first output's sweep runs.
+    public var isSweeping: Bool { view.isSweeping }
 
-    /// Whether the sweep's timeline runs (the loop keeps drawing while it does).
-    public var isSweeping: Bool { !timeline.isPaused }
-
-    /// Asks for the whole picture to be drawn again (its brightness changed).
+    /// Asks every output for its whole picture again (its brightness changed, the screen was lost).
     public func requestRepaint() {
-        needsFullFrame = true
+        for view in views { view.requestRepaint() }
     }
 
-    /// A frame was drawn: the repaint asked for is done.
-    public func frameDrawn() {
-        needsFullFrame = false
-        // A frame drawn mid-animation differs from the settled one that follows.
-        sceneChanged = animating
-    }
+    /// The first output drew a frame: the repaint asked for is done.
+    public func frameDrawn() { view.frameDrawn() }
 
-    /// Whether the render list is the one the last frame drew, so that only
-    /// the sweep can have moved since: nothing animates, the scene was not
-    /// updated, no repaint was asked for. The renderer then redraws the sweep alone.
-    public var renderListUnchanged: Bool { !animating && !sceneChanged && !needsFullFrame }
+    /// Whether the first output's render list is the one its last frame drew.
+    public var renderListUnchanged: Bool { view.renderListUnchanged }
 
     /// When the controller must hear from the loop though nothing arrives (a feed hold running out).
     public var deadline: Double? { feed?.deadline }

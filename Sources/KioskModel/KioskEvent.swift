@@ -22,8 +22,6 @@ public enum KioskEvent: Sendable {
     case feedDeadline
     /// The display went away, came back, or was released to another VT.
     case display(PresenterChange)
-    /// A display of this size was taken over (after a headless start).
-    case displayAdopted(width: Int, height: Int)
     /// A signal for the service itself (stop, reload, screenshot, VT switch).
     case signal(ServiceSignal)
     /// The MQTT broker took the kiosk (again): its retained state is published anew.

@@ -80,6 +80,9 @@ public final class TrafficPicture {
     /// Whether anything is drawn or fading.
     public var isEmpty: Bool { tracks.isEmpty }
 
+    /// The ICAO address of the aircraft a blip stands for (what a tap on it chose).
+    public func address(ofSerial serial: Int) -> String? { tracks.first { $0.serial == serial }?.hex }
+
     /// Positions from a snapshot that arrived at `time` (an empty list when
     /// the receiver is unavailable: every blip fades out): each aircraft's
     /// course starts again from its new position, continuing from where its

@@ -2,27 +2,32 @@ import Display
 import KioskModel
 import Raster
 
-/// One frame of the kiosk, the same everywhere it is drawn (the live loop,
-/// the headless recorder, soak, bench, audit, render): the controller samples
-/// the scene, the renderer draws it into the canvas, and the presenter (when
-/// there is one) shows it.
+/// One output's frame, the same everywhere it is drawn (the live loop,
+/// the headless recorder, soak, bench, audit, render): the output's view
+/// samples its scene, the renderer draws it into the canvas, and the
+/// presenter (when there is one) shows it. One tick per output; the
+/// renderer is the output's own (its sweep cache is of its pictures).
 public final class FrameTick {
     public let controller: KioskController
+    /// What this output shows of the controller's state.
+    public let view: KioskView
     public let renderer: KioskRenderer
     public private(set) var presenter: Presenter?
     public private(set) var canvas: Canvas
 
-    /// Frames drawn into a presenter's frame and shown by it.
-    public init(controller: KioskController, renderer: KioskRenderer, presenter: Presenter) {
+    /// Frames of `view` (the controller's first by default) drawn into a presenter's frame and shown by it.
+    public init(controller: KioskController, view: KioskView? = nil, renderer: KioskRenderer, presenter: Presenter) {
         self.controller = controller
+        self.view = view ?? controller.view
         self.renderer = renderer
         self.presenter = presenter
         canvas = Canvas(target: presenter.frame)
     }
 
     /// Frames drawn into `buffer` only (bench, soak, audit, render).
-    public init(controller: KioskController, renderer: KioskRenderer, buffer: PixelBuffer) {
+    public init(controller: KioskController, view: KioskView? = nil, renderer: KioskRenderer, buffer: PixelBuffer) {
         self.controller = controller
+        self.view = view ?? controller.view
         self.renderer = renderer
         canvas = Canvas(target: buffer)
     }
@@ -38,7 +43,7 @@ public final class FrameTick {
     /// presents it. Returns whether a frame was drawn.
     @discardableResult
     public func run(at time: Double) throws -> Bool {
-        guard controller.frameNeeded(at: time) else { return false }
+        guard view.frameNeeded(at: time) else { return false }
         draw()
         try presenter?.present(damage: canvas.damage, at: time)
         return true
@@ -46,22 +51,22 @@ public final class FrameTick {
 
     /// Samples and draws at `time` whether or not anything changed (benchmarks, renders).
     public func draw(at time: Double) {
-        _ = controller.frameNeeded(at: time)
+        _ = view.frameNeeded(at: time)
         draw()
     }
 
     private func draw() {
-        renderer.draw(controller.renderList, sweepBearing: controller.sweepBearing, traffic: controller.showsTraffic ? controller.traffic : nil,
-                      minimumTextSize: Float(controller.layout.minimumTextSize), unchanged: controller.renderListUnchanged, into: canvas)
+        renderer.draw(view.renderList, sweepBearing: view.sweepBearing, traffic: controller.showsTraffic ? controller.traffic : nil,
+                      minimumTextSize: Float(view.layout.minimumTextSize), unchanged: view.renderListUnchanged, into: canvas)
         // After the sweep cache took the dial: the cache stays at full brightness.
         if dimLevel < 256 { canvas.target.darken(canvas.damage, level: dimLevel) }
-        controller.frameDrawn()
+        view.frameDrawn()
     }
 
     /// Moves to another presenter (a display that appeared): laid out for its size at once.
     public func adopt(_ next: Presenter, at time: Double) {
         presenter = next
         canvas = Canvas(target: next.frame)
-        _ = controller.handle(.displayAdopted(width: next.width, height: next.height), at: time)
+        view.resize(KioskLayout(width: next.width, height: next.height), at: time)
     }
 }

@@ -89,7 +89,7 @@ public final class KioskRenderer: TextMeasuring {
         for var item in items where item.opacity > 0.001 && item.scale > 0.01 {
             guard let style = KioskStyle(item.style) else { continue }
             // A scale transition scales the leaf about its centre: its frame, and with it the text's size.
-            if item.scale != 1 { item.frame = item.frame.scaled(by: item.scale) }
+            if item.scale != 1 { item.frame = item.frame.scaled(aboutCenterBy: item.scale) }
             canvas.opacity = Float(min(item.opacity, 1))
             let damageBefore = canvas.damage
             canvas.resetDamage()
@@ -343,12 +343,5 @@ public final class KioskRenderer: TextMeasuring {
         } else {
             text.draw(string, font: font, at: anchor, alignment: look.alignment, color: look.color, in: canvas)
         }
-    }
-}
-
-extension AnimatableRect {
-    /// The rectangle scaled by `factor` about its centre.
-    func scaled(by factor: Double) -> AnimatableRect {
-        AnimatableRect(x: midX - width * factor / 2, y: midY - height * factor / 2, width: width * factor, height: height * factor)
     }
 }
