@@ -59,7 +59,7 @@ let package = Package(
         // Developer tools: bench, soak, audit, render, scenes, contact sheet, reference frame.
         .target(name: "KioskTools", dependencies: ["KioskRendering", "KioskModel", "AnimationCore", "Raster", "RasterIO",
                                                    "Typography", "Display", "Feed", "StandingData", "SystemIO"]),
-        .executableTarget(name: "radar-kiosk", dependencies: ["KioskApp", "KioskTools", "KioskModel", "StandingData", "SystemIO"]),
+        .executableTarget(name: "radar-kiosk", dependencies: ["KioskApp", "KioskTools", "KioskModel", "Display", "StandingData", "SystemIO"]),
         // The parsers' libFuzzer target (Tests/Fuzz/fuzz.sh builds it with -D FUZZING and the fuzzer).
         .executableTarget(name: "radar-kiosk-fuzz", dependencies: ["KioskModel", "Feed", "JSON"], path: "Tests/Fuzz",
                           exclude: ["fuzz.sh", "seeds", "regressions"], swiftSettings: [.unsafeFlags(["-parse-as-library"])]),

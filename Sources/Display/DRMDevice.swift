@@ -44,9 +44,10 @@ public final class DRMDevice {
             descriptor = try FileDescriptor.open(path, O_RDWR | O_NONBLOCK)
         } catch let e as SystemError {
             if e.code == EACCES || e.code == EPERM {
-                throw DisplayError("\(path): permission denied: add the user to the 'video' group, or run the kiosk as its service")
+                throw DisplayError("\(path): permission denied: add the user to the 'video' group, or run the kiosk as its service",
+                                   kind: .unavailable)
             }
-            throw DisplayError("\(path): cannot open (\(e.reason))")
+            throw DisplayError("\(path): cannot open (\(e.reason))", kind: e.code == ENOENT || e.code == ENXIO || e.code == ENODEV ? .unavailable : .failed)
         }
         self.path = path
     }

@@ -74,13 +74,15 @@ public final class DRMDisplay: Presenter {
             throw DisplayError("\(device.path): the driver offers no dumb buffers, which the kiosk draws into")
         }
         guard device.becomeMaster() else {
-            throw DisplayError("\(device.path): another program holds the display (a desktop session?): stop it, or run the kiosk on a free VT")
+            throw DisplayError("\(device.path): another program holds the display (a desktop session?): stop it, or run the kiosk on a free VT",
+                               kind: .unavailable)
         }
         let current = device.currentCRTC(of: connector)
         guard let choice = ModeChoice.choose(current: current.flatMap { device.currentMode(ofCRTC: $0) }, offered: connector.modes,
                                              preferred: connector.preferredMode, size: size, refresh: refresh) else {
             let list = connector.modes.map(\.description).joined(separator: ", ")
-            throw DisplayError("\(connector.name): no mode \(size.map { "\($0.width)x\($0.height)" } ?? "")\(refresh.map { "@\($0)" } ?? ""); it offers \(list)")
+            throw DisplayError("\(connector.name): no mode \(size.map { "\($0.width)x\($0.height)" } ?? "")\(refresh.map { "@\($0)" } ?? ""); it offers \(list)",
+                               kind: .badConfiguration)
         }
         let mode = choice.mode
         keepsCurrentMode = choice.keepsCurrent
@@ -126,7 +128,7 @@ public final class DRMDisplay: Presenter {
         if let name, name.hasPrefix("/dev/") {
             cards = [name]
         }
-        guard !cards.isEmpty else { throw DisplayError("no DRM device: /dev/dri has no card (no GPU driver loaded?)") }
+        guard !cards.isEmpty else { throw DisplayError("no DRM device: /dev/dri has no card (no GPU driver loaded?)", kind: .unavailable) }
         var seen: [String] = []
         var firstError: Error?
         for path in cards {
@@ -143,9 +145,9 @@ public final class DRMDisplay: Presenter {
         }
         if let firstError, seen.isEmpty { throw firstError }
         if let name, !name.hasPrefix("/dev/") {
-            throw DisplayError("no output named \(name); outputs: \(seen.isEmpty ? "none" : seen.joined(separator: ", "))")
+            throw DisplayError("no output named \(name); outputs: \(seen.isEmpty ? "none" : seen.joined(separator: ", "))", kind: .unavailable)
         }
-        throw DisplayError("no connected display; outputs: \(seen.isEmpty ? "none" : seen.joined(separator: ", "))")
+        throw DisplayError("no connected display; outputs: \(seen.isEmpty ? "none" : seen.joined(separator: ", "))", kind: .unavailable)
     }
 
     private func makeBuffer() throws -> ScanoutBuffer {

@@ -65,8 +65,26 @@ public enum PresenterChange: Equatable, Sendable {
     public var needsRepaint: Bool { self == .reacquired || self == .reconnected }
 }
 
-/// Errors of a display, each naming what to do about it.
+/// Errors of a display, each naming what to do about it, with what kind of
+/// trouble it is: `display = auto` falls back to the headless display only
+/// when no display is to be had, never when the one there was asked for
+/// the wrong thing.
 public struct DisplayError: Error, CustomStringConvertible {
+    /// What kind of trouble it is.
+    public enum Kind: Sendable {
+        /// No display to be had here: no card, nothing connected, the named
+        /// output absent, held by another program, or not ours to open.
+        case unavailable
+        /// The display is there but cannot do what the configuration asks (a size or refresh it does not offer).
+        case badConfiguration
+        /// The device failed (a buffer, a modeset, a flip, a write).
+        case failed
+    }
+
+    public let kind: Kind
     public let description: String
-    public init(_ description: String) { self.description = description }
+    public init(_ description: String, kind: Kind = .failed) {
+        self.kind = kind
+        self.description = description
+    }
 }

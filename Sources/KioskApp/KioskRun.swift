@@ -63,7 +63,8 @@ public enum KioskRun {
         case .drm:
             presenter = try openDRM()
         case .auto:
-            do { presenter = try openDRM() } catch let error as DisplayError {
+            do { presenter = try openDRM() } catch let error as DisplayError where error.kind == .unavailable {
+                // Only "no display here": a display that cannot do what was asked is said, not hidden behind a headless one.
                 Log.line("radar-kiosk: no DRM display (\(error)); using the headless display")
                 headless = try openHeadless()
                 presenter = headless!

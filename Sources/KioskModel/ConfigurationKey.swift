@@ -35,7 +35,7 @@ public struct ConfigurationKey: Sendable {
 
     /// Every key (besides `key.NAME = ACTION`, which maps keys to actions).
     public static let all: [ConfigurationKey] = [
-        .init("display", flag: "--display", "auto|drm|headless", "auto", "where to show the kiosk: a free DRM output, else headless") {
+        .init("display", flag: "--display", "auto|drm|headless", "auto", "where to show the kiosk: a free DRM output, else headless (a display that lacks the size or refresh asked for is an error, exit 2)") {
             $0.display = try choice($1, "display")
         },
         .init("output", flag: "--output", "NAME", "first connected", "DRM connector (HDMI-A-1, DSI-1, Virtual-1) or /dev/dri/by-path/... entry") {

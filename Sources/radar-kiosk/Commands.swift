@@ -1,3 +1,4 @@
+import Display
 import KioskApp
 import KioskModel
 import KioskTools
@@ -108,6 +109,10 @@ enum RadarKioskCommand {
         } catch let error as UsageError {
             Log.line(error.message)
             Log.line(error.usage)
+            return 2
+        } catch let error as DisplayError where error.kind == .badConfiguration {
+            // Restarting cannot help: the configuration must change (the unit does not restart on 2).
+            Log.line("radar-kiosk \(name): \(error)")
             return 2
         } catch {
             // Our own multi-line errors (every problem of a configuration file) stay one line each.

@@ -316,6 +316,10 @@ class Tests:
         self.check("outputs lists the bochs connector", status == 0 and "Virtual-1: connected" in out and "800x480" in out, out.strip().replace("\n", " | "))
         status, out = self.vm.sh("radar-kiosk run --display drm --output HDMI-A-7 --frames 1")
         self.check("an unknown output name lists the ones that exist", status != 0 and "no output named HDMI-A-7" in out and "Virtual-1" in out, out.strip())
+        # A size the display does not offer is a mistake to be told, not a reason to go headless.
+        status, out = self.vm.sh("radar-kiosk run --display auto --size 123x45 --frames 1; echo exit=$?")
+        self.check("display = auto with a size the output lacks exits 2 naming the size, not headless",
+                   "exit=2" in out and "no mode 123x45" in out and "headless" not in out, out.strip().replace("\n", " | ")[-300:])
 
         # The screen shows what the headless backend renders for the same state.
         console_before = self.vm.screendump()
