@@ -85,6 +85,7 @@ public final class DRMDisplay: Presenter {
                                kind: .badConfiguration)
         }
         let mode = choice.mode
+        if let reason = choice.reason { Log.line("radar-kiosk: \(connector.name): \(mode) chosen; \(reason)") }
         keepsCurrentMode = choice.keepsCurrent
         self.mode = mode
         pacing = FlipPacing(refreshRate: mode.refreshRate)

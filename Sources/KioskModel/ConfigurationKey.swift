@@ -41,7 +41,7 @@ public struct ConfigurationKey: Sendable {
         .init("output", flag: "--output", "NAME", "first connected", "DRM connector (HDMI-A-1, DSI-1, Virtual-1) or /dev/dri/by-path/... entry") {
             $0.output = try nonEmpty($1, "output")
         },
-        .init("size", flag: "--size", "WxH", "preferred mode", "the mode to choose (headless: the picture size, 1920x1080)") {
+        .init("size", flag: "--size", "WxH", "the screen's mode", "the mode to choose; unset, the mode on the screen or the preferred one, unless larger than 1920x1080 or slower than 50 Hz where faster is offered: then the largest up to 1920x1080 at its highest refresh, said in the log (headless: the picture size, 1920x1080)") {
             $0.size = try pixelSize($1, "size")
         },
         .init("refresh", flag: "--refresh", "HZ", "preferred mode", "the mode's refresh rate (headless: the simulated rate, 60)") {

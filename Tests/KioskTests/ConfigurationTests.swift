@@ -118,7 +118,7 @@ import Input
         #expect(c.mqttBroker == nil && c.mqttTopic == "radar-kiosk" && c.mqttClientID == "radar-kiosk" && c.mqttUsername == nil
                 && c.mqttDiscovery && c.mqttDiscoveryPrefix == "homeassistant")
         // And the help text says the same for every key whose default is a value.
-        for key in ConfigurationKey.all where !["none", "first connected", "preferred mode", "install prefix", "radius + 0.5"].contains(key.defaultValue) {
+        for key in ConfigurationKey.all where !["none", "first connected", "preferred mode", "the screen's mode", "install prefix", "radius + 0.5"].contains(key.defaultValue) {
             var explicit = KioskConfiguration()
             #expect(throws: Never.self) { try explicit.set(key.name, to: key.defaultValue) }
             #expect(explicit.forgettingGivenValues() == c, "\(key.name) = \(key.defaultValue) is not the default")
