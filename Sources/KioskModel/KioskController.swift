@@ -193,7 +193,7 @@ public final class KioskController {
     /// The marker of the aircraft shown stands on the rings: it moves with them.
     private func relayoutForRange(at time: Double) {
         guard state.mode == .overflight else { return }
-        for view in views { view.show(state, transaction: Transaction(animation: KioskScene.updateAnimation), at: time) }
+        for view in views { view.showState(transaction: Transaction(animation: KioskScene.updateAnimation), at: time) }
     }
 
     private func applyFromFeed(_ next: KioskState, at time: Double) -> [String] {
@@ -250,12 +250,7 @@ public final class KioskController {
         // Not animated means nothing animates, the card's and dial's own choreography included.
         var transaction = Transaction(animation: animation)
         transaction.disablesAnimations = !animated
-        for view in views { view.show(state, transaction: transaction, at: time) }
-    }
-
-    /// Lays the first output's scene out for a new size (a rotation, another display), at once.
-    public func resize(_ newLayout: KioskLayout, at time: Double) {
-        view.resize(newLayout, at: time)
+        for view in views { view.showState(transaction: transaction, at: time) }
     }
 
     // MARK: frames

@@ -24,22 +24,22 @@ public final class KioskView {
         self.controller = controller
         self.layout = layout
         timeline = Timeline(minimumInterval: 1.0 / 240, paused: false, at: 0)
-        graph.update(to: leaves(for: controller.state), transaction: Transaction(), at: time)
+        graph.update(to: leaves(), transaction: Transaction(), at: time)
     }
 
-    /// The scene for `state` as this view lays it out.
-    private func leaves(for state: KioskState) -> [LeafDescription] {
-        KioskScene.leaves(for: state, shown: controller.shownAircraft, layout: layout, measure: controller.measure, units: controller.units,
+    /// The scene for the controller's state as this view lays it out.
+    private func leaves() -> [LeafDescription] {
+        KioskScene.leaves(for: controller.state, shown: controller.shownAircraft, layout: layout, measure: controller.measure, units: controller.units,
                           rangeNM: controller.dialRangeNM)
     }
 
     // MARK: following the controller
 
-    /// Shows the controller's state under `transaction`. A face turning back
-    /// to standby sweeps again from this moment.
-    func show(_ state: KioskState, transaction: Transaction, at time: Double) {
-        if state.mode == .standby { timeline.setPaused(false, at: time) }
-        graph.update(to: leaves(for: state), transaction: transaction, at: time)
+    /// Shows the controller's state as it now is, under `transaction`. A
+    /// face turning back to standby sweeps again from this moment.
+    func showState(transaction: Transaction, at time: Double) {
+        if controller.state.mode == .standby { timeline.setPaused(false, at: time) }
+        graph.update(to: leaves(), transaction: transaction, at: time)
         sceneChanged = true
     }
 
@@ -48,7 +48,7 @@ public final class KioskView {
         layout = newLayout
         var transaction = Transaction()
         transaction.disablesAnimations = true
-        graph.update(to: leaves(for: controller.state), transaction: transaction, at: time)
+        graph.update(to: leaves(), transaction: transaction, at: time)
         sceneChanged = true
         needsFullFrame = true
     }

@@ -1,4 +1,5 @@
 import Testing
+import AnimationCore
 import Display
 import Raster
 import Feed
@@ -13,13 +14,17 @@ import Glibc
 /// driver goes away: the loop must end with the error (systemd restarts the
 /// kiosk), never carry on showing nothing.
 final class FailingPresenter: Presenter {
-    let width = 64, height = 48
+    let width: Int, height: Int
     let refreshRate = 240.0
     let name = "failing"
-    let frame = PixelBuffer(width: 64, height: 48)
+    let frame: PixelBuffer
     var presents = 0
     let failAfter: Int
-    init(failAfter: Int) { self.failAfter = failAfter }
+    init(failAfter: Int, width: Int = 64, height: Int = 48) {
+        self.failAfter = failAfter
+        (self.width, self.height) = (width, height)
+        frame = PixelBuffer(width: width, height: height)
+    }
     var isReadyToPresent: Bool { true }
     var pacesWithTimer: Bool { true }
     var eventDescriptor: Int32? { nil }
@@ -62,6 +67,39 @@ final class FailingPresenter: Presenter {
         }
         try loop.run()
         #expect(seen.count == 1 && seen[0].1 >= 0.05 && controller.state == Demo.sampleOverflight)
+    }
+
+    /// Two outputs of one controller: the one loop draws and presents each,
+    /// each glides to the same state at its own size, and each stops
+    /// drawing once its own picture has settled.
+    @Test func twoOutputsAreDrawnFromOneController() throws {
+        let small = FailingPresenter(failAfter: .max, width: 400, height: 240)
+        let large = FailingPresenter(failAfter: .max, width: 800, height: 480)
+        let controller = KioskController(layout: KioskLayout(width: small.width, height: small.height))
+        let fonts = try FontSet()
+        let loop = EventLoop(tick: FrameTick(controller: controller, renderer: KioskRenderer(fonts: fonts), presenter: small),
+                             framePeriod: 1 / 240)
+        let second = controller.addView(layout: KioskLayout(width: large.width, height: large.height), at: 0)
+        loop.add(FrameTick(controller: controller, view: second, renderer: KioskRenderer(fonts: fonts), presenter: large))
+        loop.add(ScriptSource([TimedCommand(at: 0.05, command: .set(Demo.sampleOverflight)), TimedCommand(at: 3, command: .get)]))
+        var presentsWhenSettled: (Int, Int)?
+        loop.dispatch = { event, time in
+            if case .scripted(.get) = event {
+                presentsWhenSettled = (small.presents, large.presents)
+                return false
+            }
+            _ = controller.handle(event, at: time)
+            return true
+        }
+        try loop.run()
+        #expect(small.presents >= 3 && large.presents >= 3, "\(small.presents) and \(large.presents) frames")
+        let dials = [controller.view, second].map { $0.renderList.first { $0.id == KioskScene.dialID }?.frame.width ?? 0 }
+        #expect(controller.state == Demo.sampleOverflight && dials[1] > dials[0] * 1.3, "dials \(dials)")
+        for view in [controller.view, second] {
+            #expect(!view.isAnimating(at: loop.now) && !view.isSweeping, "\(view.layout.width) at \(loop.now): \(view.renderList.filter { $0.opacity > 0 }.map { "\($0.id) \($0.opacity)" })")
+            #expect(view.renderList.first { $0.id == NodeID("card/background") }?.opacity == 1)
+        }
+        #expect(presentsWhenSettled.map { $0 == (small.presents, large.presents) } == true)
     }
 }
 
