@@ -22,6 +22,7 @@ let package = Package(
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Counts heap allocations process-wide: linked into the allocation
         // tests, and preloaded by benchmarks as RadarAllocationCounter.
@@ -44,7 +45,9 @@ let package = Package(
         .target(name: "Display", dependencies: ["Raster", "SystemIO", "CDRM", "CLinux"]),
         .target(name: "Input", dependencies: ["SystemIO", "CLinux"]),
         .target(name: "JSON"),
-        .target(name: "Feed", dependencies: ["JSON", "SystemIO"]),
+        // HTTP and HTTPS through libcurl's multi interface, driven by the loop's poll.
+        .target(name: "HTTPClient", dependencies: ["CCurl", "SystemIO"]),
+        .target(name: "Feed", dependencies: ["JSON", "HTTPClient", "SystemIO"]),
         // An MQTT 3.1.1 client for home automation (a broker on the network; never blocking the loop).
         .target(name: "MQTT", dependencies: ["SystemIO"]),
         // Routes, airports, airlines and aircraft types offline: the compact file, its import, the route check.
@@ -69,7 +72,7 @@ let package = Package(
         .testTarget(name: "TypographyTests", dependencies: ["Typography", "Raster", "AnimationCore", "AllocationCounting", "CFreeType"]),
         .testTarget(name: "KioskTests", dependencies: ["KioskApp", "KioskTools", "KioskRendering", "KioskModel", "Feed", "StandingData",
                                                        "SystemIO", "AllocationCounting"], exclude: ["Fixtures"]),
-        .testTarget(name: "FeedTests", dependencies: ["Feed", "JSON", "SystemIO"], exclude: ["Fixtures"]),
+        .testTarget(name: "FeedTests", dependencies: ["Feed", "HTTPClient", "JSON", "SystemIO"], exclude: ["Fixtures"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "KioskModel", "SystemIO"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster"]),
         .testTarget(name: "SystemIOTests", dependencies: ["SystemIO"]),

@@ -7,23 +7,32 @@ public enum FeedSpec: Equatable, Sendable, CustomStringConvertible {
     case file(String)
     /// aircraft.json over HTTP.
     case http(host: String, port: UInt16, path: String)
+    /// aircraft.json over HTTPS (the certificate checked against the system's
+    /// authorities, or `feed.ca_file`'s).
+    case https(host: String, port: UInt16, path: String)
     /// SBS-1 BaseStation over TCP.
     case sbs(host: String, port: UInt16)
 
     /// The forms, for help texts and errors.
-    public static let forms = "auto, an absolute path, http://HOST[:PORT]/PATH or sbs://HOST:PORT (an IPv6 address in brackets)"
+    public static let forms = "auto, an absolute path, http://HOST[:PORT]/PATH, https://HOST[:PORT]/PATH or sbs://HOST:PORT (an IPv6 address in brackets)"
 
-    /// Parses `auto`, `/path`, `http://HOST[:PORT]/PATH` or `sbs://HOST:PORT`.
+    /// Parses `auto`, `/path`, `http[s]://HOST[:PORT]/PATH` or `sbs://HOST:PORT`.
     public init(parsing text: String) throws {
         if text == "auto" {
             self = .auto
         } else if text.hasPrefix("/") {
             self = .file(text)
-        } else if text.hasPrefix("http://") {
-            let rest = text.dropFirst(7)
+        } else if text.hasPrefix("http://") || text.hasPrefix("https://") {
+            let secure = text.hasPrefix("https://")
+            let rest = text.dropFirst(secure ? 8 : 7)
             let slash = rest.firstIndex(of: "/") ?? rest.endIndex
-            let (host, port) = try Self.authority(rest[..<slash], defaultPort: 80, in: text)
-            self = .http(host: host, port: port, path: slash == rest.endIndex ? "/" : String(rest[slash...]))
+            let (host, port) = try Self.authority(rest[..<slash], defaultPort: secure ? 443 : 80, in: text)
+            let path = slash == rest.endIndex ? "/" : String(rest[slash...])
+            // The path goes into a request line: nothing that could end it or smuggle a header.
+            guard path.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
+                throw FeedError("'\(text)': the path must be printable ASCII without spaces (percent-encode the rest)")
+            }
+            self = secure ? .https(host: host, port: port, path: path) : .http(host: host, port: port, path: path)
         } else if text.hasPrefix("sbs://") {
             let (host, port) = try Self.authority(text.dropFirst(6), defaultPort: nil, in: text)
             self = .sbs(host: host, port: port)
@@ -72,6 +81,7 @@ public enum FeedSpec: Equatable, Sendable, CustomStringConvertible {
         case .auto: return "auto"
         case let .file(path): return path
         case let .http(host, port, path): return "http://\(Self.bracketed(host))\(port == 80 ? "" : ":\(port)")\(path)"
+        case let .https(host, port, path): return "https://\(Self.bracketed(host))\(port == 443 ? "" : ":\(port)")\(path)"
         case let .sbs(host, port): return "sbs://\(Self.bracketed(host)):\(port)"
         }
     }

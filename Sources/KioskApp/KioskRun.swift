@@ -282,8 +282,8 @@ public enum KioskRun {
         switch config.feed {
         case nil, .auto?: return nil
         case let .file(path)?: return try FileFeed(path: path)
-        case let .http(host, port, path)?: return HTTPFeed(host: host, port: port, path: path)
         case let .sbs(host, port)?: return SBSFeed(host: host, port: port)
+        case let web?: return HTTPFeed(url: web.description, caFile: config.feedCAFile)
         }
     }
 }

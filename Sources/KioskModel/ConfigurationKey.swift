@@ -64,9 +64,12 @@ public struct ConfigurationKey: Sendable {
             guard path.utf8.count < 108 else { throw ConfigurationError("socket: a unix socket path must be under 108 bytes") }
             $0.socket = path
         },
-        .init("feed", flag: "--feed", "auto|FILE|http://HOST[:PORT]/PATH|sbs://HOST:PORT", "none",
-              "live aircraft: aircraft.json from a file (auto: /run/readsb, /run/dump1090-fa, /run/dump1090-mutability, /run/skyaware978, else a feeder's http://127.0.0.1:8080/data/aircraft.json) or over HTTP, or SBS-1 over TCP") {
+        .init("feed", flag: "--feed", "auto|FILE|http[s]://HOST[:PORT]/PATH|sbs://HOST:PORT", "none",
+              "live aircraft: aircraft.json from a file (auto: /run/readsb, /run/dump1090-fa, /run/dump1090-mutability, /run/skyaware978, else a feeder's http://127.0.0.1:8080/data/aircraft.json) or over HTTP or HTTPS, or SBS-1 over TCP") {
             do { $0.feed = try FeedSpec(parsing: $1) } catch { throw ConfigurationError("feed: \(error)") }
+        },
+        .init("feed.ca_file", flag: "--feed-ca-file", "FILE", "the system's CAs", "certificate authorities (PEM) trusted for an https:// feed instead of the system's") {
+            $0.feedCAFile = try nonEmpty($1, "feed.ca_file")
         },
         .init("station", flag: "--station", "LAT,LON", "none", "the kiosk's position in decimal degrees (with a local aircraft.json, the receiver's own from receiver.json when not set)") {
             let parts = $1.split(separator: ",", omittingEmptySubsequences: false).map { decimal($0.trimmed(" ")) }

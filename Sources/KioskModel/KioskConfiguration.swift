@@ -108,6 +108,7 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var fonts: String?
     public var socket: String?
     public var feed: FeedSpec?
+    public var feedCAFile: String?
     public var station: GeoPoint?
     public var radiusNM = 3.0
     public var exitRadiusNM: Double?
@@ -194,7 +195,7 @@ public struct KioskConfiguration: Equatable, Sendable {
         }
         // A local aircraft.json has the receiver's position beside it (receiver.json); a network feed has not.
         switch c.feed {
-        case .http?, .sbs?:
+        case .http?, .https?, .sbs?:
             if c.station == nil { problems.append("\(name): feed is set but station is not (distances need the kiosk's position)") }
         case .file?, .auto?, nil: break
         }

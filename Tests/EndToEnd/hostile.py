@@ -7,7 +7,7 @@ its refresh (frame interval p99 within 2x the period, read from the frame
 times of its own recording), answer `get` on its socket within 100 ms, and
 stay under 64 MiB resident. Every wait has a time limit.
 Usage: hostile.py PATH/radar-kiosk"""
-import json, os, random, signal, socket, struct, subprocess, sys, tempfile, threading, time
+import json, os, random, re, signal, socket, struct, subprocess, sys, tempfile, threading, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from waiting import wait_for  # noqa: E402
 from recording import GET_ANSWER_LIMIT, frame_times, p99  # noqa: E402
@@ -383,7 +383,7 @@ def http_section(k):
             stop.wait(1.0)
     under_attack(f"an HTTP receiver (http.server) answering {len(http_body) >> 20} MiB every second", k, rewrite, 6)
     http_log.flush()
-    answered = open(http_log.name).read().count('"GET /data/aircraft.json HTTP/1.0" 200')
+    answered = len(re.findall(r'"GET /data/aircraft.json HTTP/1\.[01]" 200', open(http_log.name).read()))
     check(f"the kiosk fetched the {len(http_body) >> 20} MiB answer from http.server again and again", answered >= 3, f"({answered} answers)")
 
 

@@ -48,19 +48,3 @@ import JSON
         #expect(kept.contains { $0.hex == String(0x100000 + 19_999, radix: 16) })
     }
 }
-
-/// The HTTP status line: a bare status is fine, the server's words never reach the log.
-@Suite struct HTTPAnswerTests {
-    @Test func statusLinesAndTheStartOfTheBody() {
-        func parse(_ text: String) -> (Int, String)? {
-            let bytes = Array(text.utf8)
-            return HTTPFeed.statusAndBody(bytes).map { ($0.status, String(decoding: bytes[$0.bodyStart...], as: UTF8.self)) }
-        }
-        #expect(parse("HTTP/1.1 200\r\n\r\n{}")! == (200, "{}"))
-        #expect(parse("HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n{\"a\":1}")! == (200, "{\"a\":1}"))
-        #expect(parse("HTTP/1.1 200 OK\n\n[]")! == (200, "[]"))
-        #expect(parse("HTTP/1.1 404 \u{1b}[31mNot Found\r\n\r\n")?.0 == 404)
-        #expect(parse("HTTP/1.1 200 OK\r\nX: y") == nil, "no end of headers yet")
-        #expect(parse("SSH-2.0-OpenSSH") == nil && parse("HTTP/1.1 2x0 OK\r\n\r\n") == nil)
-    }
-}

@@ -154,7 +154,7 @@ enum Descriptor {
         let body = try String(decoding: FeedParsingTests.bytes("readsb_overirvine_170ac.json"), as: UTF8.self)
         var server = try live.listener()
         Descriptor.nonBlocking(server.fd)
-        let source = HTTPFeed(host: "127.0.0.1", port: server.port, path: "/tar1090/data/aircraft.json")
+        let source = HTTPFeed(url: "http://127.0.0.1:\(server.port)/tar1090/data/aircraft.json")
         source.interval = 0.2
         var clock = 0.0
         var events: [FeedEvent] = []
@@ -162,7 +162,8 @@ enum Descriptor {
         func serve(_ answer: String) -> String {
             var peer: Int32 = -1
             var request = ""
-            for _ in 0..<200 where peer < 0 {
+            // Up to ten seconds: after failures the feed backs off (2 s, 4 s, ...).
+            for _ in 0..<500 where peer < 0 {
                 events += live.pump(source, for: 0.02, clock: &clock)
                 peer = accept(server.fd, nil, nil)
             }
@@ -186,7 +187,8 @@ enum Descriptor {
             return request
         }
         let request = serve("HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n" + body)
-        #expect(request.hasPrefix("GET /tar1090/data/aircraft.json HTTP/1.0\r\n"))
+        #expect(request.hasPrefix("GET /tar1090/data/aircraft.json HTTP/1.1\r\n"))
+        #expect(request.contains("\r\nUser-Agent: radar-kiosk/") && request.lowercased().contains("\r\naccept-encoding: "))
         #expect(events.contains { if case let .snapshot(s) = $0 { return s.aircraft.count == 170 } else { return false } })
         events.removeAll()
         _ = serve("HTTP/1.0 404 Not Found\r\n\r\nnope")
@@ -202,5 +204,30 @@ enum Descriptor {
         events.removeAll()
         _ = serve("HTTP/1.0 200 OK\r\n\r\n" + body)
         #expect(events.contains { if case let .snapshot(s) = $0 { return s.aircraft.count == 170 } else { return false } })
+    }
+}
+
+/// A board without a real-time clock starts in 1970: every certificate would
+/// look not yet valid, so no HTTPS request goes out until the clock is set.
+@Suite(.serialized) struct ClockNotSetTests {
+    @Test func httpsWaitsForTheClockAndStartsWithinASecondOfIt() throws {
+        let live = LiveSourceTests()
+        let server = try live.listener()
+        defer { close(server.fd) }
+        Descriptor.nonBlocking(server.fd)
+        let source = HTTPFeed(url: "https://127.0.0.1:\(server.port)/data/aircraft.json")
+        nonisolated(unsafe) var calendar = 0.0 // 1970-01-01
+        source.wallClock = { calendar }
+        var clock = 0.0
+        let waiting = live.pump(source, for: 3, clock: &clock)
+        #expect(waiting == [.failed("https://127.0.0.1:\(server.port)/data/aircraft.json: clock not set; waiting for time sync before HTTPS")],
+                "one line for three seconds of waiting")
+        #expect(Glibc.accept(server.fd, nil, nil) < 0, "no connection while the clock is not set")
+        // NTP sets the clock: the request starts within a second.
+        calendar = WallClock.now()
+        let set = clock
+        let peer = live.accept(server.fd, source: source, clock: &clock)
+        #expect(peer >= 0 && clock - set <= 1.5, "connected \(clock - set) s after the clock was set")
+        if peer >= 0 { close(peer) }
     }
 }

@@ -17,6 +17,7 @@ import Input
     fonts = /usr/local/share/radar-kiosk/fonts
     socket = /run/radar-kiosk/control.sock
     feed = /run/readsb/aircraft.json
+    feed.ca_file = /etc/radar-kiosk/receiver-ca.pem
     station = 51.4700, -0.4543
     overhead.radius_nm = 2.5
     overhead.exit_radius_nm = 3
@@ -73,6 +74,7 @@ import Input
         #expect(c.display == .drm && c.output == "HDMI-A-1" && c.size == PixelSize(width: 1280, height: 720) && c.refresh == 60)
         #expect(c.rotation == .threeQuarterTurn && c.pixelFormat == .rgb565)
         #expect(c.fonts == "/usr/local/share/radar-kiosk/fonts" && c.socket == "/run/radar-kiosk/control.sock")
+        #expect(c.feedCAFile == "/etc/radar-kiosk/receiver-ca.pem")
         #expect(c.feed == .file("/run/readsb/aircraft.json") && c.station == GeoPoint(latitude: 51.47, longitude: -0.4543))
         #expect(c.radiusNM == 2.5 && c.exitRadiusNM == 3 && c.ceilingFeet == 8000 && c.maximumPositionAge == 30)
         #expect(c.includeGround && c.holdSeconds == 5 && c.ignore == ["abc123", "baw283"] && c.routes == "/etc/radar-kiosk/routes")
@@ -102,7 +104,7 @@ import Input
         #expect(problems.isEmpty)
         // The documented defaults, pinned here rather than compared with the type's own.
         #expect(c.display == .auto && c.output == nil && c.size == nil && c.refresh == nil && c.rotation == .upright)
-        #expect(c.pixelFormat == .xrgb8888 && c.fonts == nil && c.socket == nil && c.feed == nil && c.station == nil)
+        #expect(c.pixelFormat == .xrgb8888 && c.fonts == nil && c.socket == nil && c.feed == nil && c.feedCAFile == nil && c.station == nil)
         #expect(c.radiusNM == 3 && c.exitRadiusNM == nil && c.ceilingFeet == 10_000 && c.maximumPositionAge == 15)
         #expect(!c.includeGround && c.holdSeconds == 8 && c.ignore.isEmpty && c.routes == nil && c.standingData == .auto)
         #expect(c.units == DisplayUnits(altitude: .feet, speed: .knots, distance: .nauticalMiles, flightLevelsAbove: nil))
@@ -118,7 +120,7 @@ import Input
         #expect(c.mqttBroker == nil && c.mqttTopic == "radar-kiosk" && c.mqttClientID == "radar-kiosk" && c.mqttUsername == nil
                 && c.mqttDiscovery && c.mqttDiscoveryPrefix == "homeassistant")
         // And the help text says the same for every key whose default is a value.
-        for key in ConfigurationKey.all where !["none", "first connected", "preferred mode", "the screen's mode", "install prefix", "radius + 0.5"].contains(key.defaultValue) {
+        for key in ConfigurationKey.all where !["none", "first connected", "preferred mode", "the screen's mode", "the system's CAs", "install prefix", "radius + 0.5"].contains(key.defaultValue) {
             var explicit = KioskConfiguration()
             #expect(throws: Never.self) { try explicit.set(key.name, to: key.defaultValue) }
             #expect(explicit.forgettingGivenValues() == c, "\(key.name) = \(key.defaultValue) is not the default")
@@ -184,7 +186,7 @@ import Input
             "k.conf:3: size: expected WIDTHxHEIGHT, each 16...8192 (e.g. 1920x1080), not 'big'",
             "k.conf:4: overhead.radius_nm: expected a number in 0.1...100, not 'far'",
             "k.conf:5: overhead.include_ground: expected yes or no, not 'maybe'",
-            "k.conf:6: feed: expected auto, an absolute path, http://HOST[:PORT]/PATH or sbs://HOST:PORT (an IPv6 address in brackets), not 'relative/path.json'",
+            "k.conf:6: feed: expected auto, an absolute path, http://HOST[:PORT]/PATH, https://HOST[:PORT]/PATH or sbs://HOST:PORT (an IPv6 address in brackets), not 'relative/path.json'",
             "k.conf:7: expected KEY = VALUE, not 'just some words'",
             "k.conf:9: output is set again (first on line 8)",
             "k.conf:10: key.f13: unknown key 'f13' (a-z, 0-9, space, enter, escape, up, down, left, right)",

@@ -1,5 +1,5 @@
 /// The release this binary is, as the Debian package names it: kept equal to
 /// the top entry of Packaging/debian/changelog (the command-line tests check).
-enum RadarKioskVersion {
-    static let string = "0.9.0"
+public enum RadarKioskVersion {
+    public static let string = "0.9.0"
 }

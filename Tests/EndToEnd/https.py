@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+"""`feed = https://...` against Debian's nginx with TLS, on the loopback,
+with a certificate authority this test makes (openssl): no mocks.
+
+The good server gzips aircraft.json on the fly, which nginx sends chunked;
+the kiosk must show the aircraft from it, keep its connection between
+requests, and say who it is. Then the failures, one kiosk each, each of
+which must be one clear line however often it is retried, with the kiosk
+still answering `get` within 250 ms:
+  - a CA that did not sign the server's certificate;
+  - an expired certificate;
+  - a certificate for another host name;
+  - 429 with Retry-After: 7 (no request for 7 s: counted in nginx's log);
+  - 403 (no second request within 20 s: minutes of backoff);
+  - a web page answered with 200 (a captive portal): refused, never data;
+  - 1 GiB of "aircraft.json": cut at the 32 MiB cap.
+Usage: https.py PATH/radar-kiosk"""
+import gzip, http.client, json, os, shutil, socket, ssl, subprocess, sys, tempfile, time
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from waiting import wait_for  # noqa: E402
+from control import command, stop  # noqa: E402
+
+kiosk = sys.argv[1]
+here = os.path.dirname(os.path.abspath(__file__))
+capture = os.path.join(here, "..", "FeedTests", "Fixtures", "readsb_overirvine_170ac.json")
+STATION = "33.635029, -117.842218"
+passed = failed = 0
+work = tempfile.mkdtemp(prefix="rk-https-")
+os.chmod(work, 0o755)
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"ok: {name}", flush=True)
+    else:
+        failed += 1
+        print(f"FAIL: {name} {detail}".rstrip(), flush=True)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def openssl(*args):
+    subprocess.run(["openssl", *args], check=True, cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def make_ca(name):
+    openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+            "-keyout", f"{name}.key", "-out", f"{name}.pem", "-subj", f"/CN=RadarKiosk {name}", "-days", "2")
+
+
+def make_certificate(name, ca, names, days):
+    openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+            "-keyout", f"{name}.key", "-out", f"{name}.csr", "-subj", f"/CN={names[0]}")
+    with open(os.path.join(work, f"{name}.ext"), "w") as f:
+        f.write("subjectAltName=" + ",".join(("IP:" if n[0].isdigit() else "DNS:") + n for n in names) + "\n")
+    openssl("x509", "-req", "-in", f"{name}.csr", "-CA", f"{ca}.pem", "-CAkey", f"{ca}.key", "-CAcreateserial",
+            "-out", f"{name}.pem", "-days", str(days), "-extfile", f"{name}.ext")
+    for suffix in ("pem", "key"):
+        os.chmod(os.path.join(work, f"{name}.{suffix}"), 0o644)
+
+
+make_ca("ca")
+make_ca("other-ca")
+make_certificate("good", "ca", ["localhost", "127.0.0.1"], 2)
+make_certificate("expired", "ca", ["localhost", "127.0.0.1"], -1)
+make_certificate("elsewhere", "ca", ["receiver.example"], 2)
+
+www = os.path.join(work, "www")
+os.makedirs(os.path.join(www, "data"))
+os.chmod(www, 0o755)
+os.chmod(os.path.join(www, "data"), 0o755)
+original = open(capture).read()
+with open(os.path.join(www, "data", "aircraft.json"), "w") as f:
+    f.write(original)
+with open(os.path.join(www, "portal.html"), "w") as f:
+    f.write("<!DOCTYPE html><html><body>Please log in to the hotel Wi-Fi</body></html>")
+with open(os.path.join(www, "huge.json"), "wb") as f:
+    f.truncate(1 << 30)  # sparse: 1 GiB of zero bytes, sent at TLS speed
+for name in ("data/aircraft.json", "portal.html", "huge.json"):
+    os.chmod(os.path.join(www, name), 0o644)
+
+ports = {name: free_port() for name in ("good", "expired", "elsewhere")}
+prefix = os.path.join(work, "nginx")
+os.makedirs(prefix)
+access_log = os.path.join(prefix, "access.log")
+error_log = os.path.join(prefix, "error.log")
+servers = ""
+for name, port in ports.items():
+    servers += (f"  server {{ listen 127.0.0.1:{port} ssl; ssl_certificate {work}/{name}.pem; ssl_certificate_key {work}/{name}.key;\n"
+                f"    root {www}; gzip on; gzip_types application/json; gzip_min_length 0;\n"
+                f"    location = /limited.json {{ add_header Retry-After 7 always; return 429; }}\n"
+                f"    location = /forbidden.json {{ return 403; }}\n"
+                f"    location = /portal.json {{ default_type text/html; try_files /portal.html =404; }} }}\n")
+with open(os.path.join(prefix, "nginx.conf"), "w") as f:
+    f.write(f"daemon off;\nworker_processes 1;\npid {prefix}/nginx.pid;\nerror_log {error_log} info;\n"
+            f"events {{ worker_connections 64; }}\n"
+            f"http {{ log_format kiosk '$msec $server_port $connection $status \"$request\" \"$http_user_agent\" $gzip_ratio';\n"
+            f"  access_log {access_log} kiosk; client_body_temp_path {prefix}/body; proxy_temp_path {prefix}/proxy;\n"
+            f"  fastcgi_temp_path {prefix}/fastcgi; uwsgi_temp_path {prefix}/uwsgi; scgi_temp_path {prefix}/scgi;\n"
+            f"  types {{ application/json json; text/html html; }}\n{servers}}}\n")
+nginx_output = open(os.path.join(prefix, "stderr.log"), "w+")
+nginx = subprocess.Popen(["/usr/sbin/nginx", "-p", prefix, "-c", os.path.join(prefix, "nginx.conf")],
+                         stdout=nginx_output, stderr=nginx_output)
+
+
+def answers(port):
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def requests(port, path):
+    """nginx's log lines for `path` on `port`: (time, connection, status, user agent, gzip ratio)."""
+    found = []
+    if os.path.exists(access_log):
+        for line in open(access_log):
+            parts = line.split(" ")
+            if len(parts) >= 6 and parts[1] == str(port) and f" {path} " in line:
+                agent = line.split('"')[3] if line.count('"') >= 4 else ""
+                found.append((float(parts[0]), parts[2], parts[3], agent, parts[-1].strip()))
+    return found
+
+
+def refused_connections(port):
+    """Connections the kiosk gave up after the handshake (nginx's error log at info level)."""
+    if not os.path.exists(error_log):
+        return 0
+    return sum(1 for line in open(error_log) if f"server: 127.0.0.1:{port}" in line
+               and ("SSL_do_handshake() failed" in line or "closed connection while waiting for request" in line))
+
+
+def start_kiosk(name, feed, ca):
+    directory = os.path.join(work, name)
+    os.makedirs(directory)
+    sock = os.path.join(directory, "control.sock")
+    conf = os.path.join(directory, "k.conf")
+    with open(conf, "w") as f:
+        f.write(f"display = headless\nsize = 320x240\nrefresh = 30\nkeyboard = none\nsocket = {sock}\n"
+                f"feed = {feed}\nfeed.ca_file = {work}/{ca}.pem\nstation = {STATION}\n")
+    log = open(os.path.join(directory, "kiosk.log"), "w+")
+    proc = subprocess.Popen([kiosk, "run", "--config", conf], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log)
+    return proc, sock, log
+
+
+def text(log):
+    log.flush()
+    return open(log.name).read()
+
+
+def get(sock):
+    """The kiosk's state and how long `get` took, or (None, seconds)."""
+    started = time.time()
+    try:
+        reply = command(sock, '{"cmd":"get"}', 2)
+    except (OSError, ValueError):
+        return None, time.time() - started
+    return reply.get("state", {}), time.time() - started
+
+
+def shown(sock):
+    state, _ = get(sock)
+    return state and (state.get("mode"), (state.get("aircraft") or {}).get("callsign"))
+
+
+def failing(name, feed, ca, line, repeats, port=None, path=None):
+    """A kiosk whose feed fails: one line saying `line`, however many tries `repeats()` counts; still answering."""
+    proc, sock, log = start_kiosk(name, feed, ca)
+    try:
+        said = wait_for(lambda: line in text(log), 20)
+        retried = wait_for(lambda: repeats() >= 3, 30)
+        check(f"{name}: one line saying '{line}' over {repeats()} tries", said and retried and text(log).count(line) == 1,
+              text(log)[-500:])
+        state, took = get(sock)
+        check(f"{name}: the kiosk keeps running and answers get in {took * 1000:.0f} ms", proc.poll() is None and state is not None
+              and state.get("mode") == "standby" and took < 0.25, repr(state))
+    finally:
+        stop(proc)
+
+
+try:
+    if not wait_for(lambda: all(answers(p) for p in ports.values()) or nginx.poll() is not None, 20) or nginx.poll() is not None:
+        nginx_output.flush()
+        check("nginx starts with TLS", False, open(nginx_output.name).read()[-600:])
+        raise SystemExit
+    good = ports["good"]
+
+    # What nginx sends (checked with Python's own TLS client): gzipped, chunked.
+    context = ssl.create_default_context(cafile=f"{work}/ca.pem")
+    connection = http.client.HTTPSConnection("localhost", good, context=context, timeout=10)
+    connection.request("GET", "/data/aircraft.json", headers={"Accept-Encoding": "gzip", "User-Agent": "https.py"})
+    response = connection.getresponse()
+    body = gzip.decompress(response.read())
+    check("nginx sends aircraft.json gzipped and chunked (the case the kiosk must read)",
+          response.getheader("Content-Encoding") == "gzip" and response.getheader("Transfer-Encoding") == "chunked"
+          and json.loads(body)["aircraft"], repr(response.getheaders()))
+    connection.close()
+
+    proc, sock, log = start_kiosk("good", f"https://localhost:{good}/data/aircraft.json", "ca")
+    try:
+        overhead = wait_for(lambda: shown(sock) == ("overflight", "LXJ440"), 30)
+        check("good: the aircraft overhead is shown over HTTPS (LXJ440)", overhead, repr(shown(sock)) + text(log)[-400:])
+        wait_for(lambda: len(requests(good, "/data/aircraft.json")) >= 5, 20)
+        seen = [r for r in requests(good, "/data/aircraft.json") if r[3] != "https.py"]
+        check(f"good: {len(seen)} requests, each answered 200 and gzipped", len(seen) >= 4
+              and all(r[2] == "200" and r[4] not in ("-", "") for r in seen), repr(seen[:4]))
+        check("good: each request says it is radar-kiosk with its version", all(r[3].startswith("radar-kiosk/0.") for r in seen),
+              repr({r[3] for r in seen}))
+        check("good: the connection is kept between requests (keep-alive)", len({r[1] for r in seen}) < len(seen),
+              repr([r[1] for r in seen]))
+        check("good: no feed failure was logged", "retrying" not in text(log), text(log)[-400:])
+    finally:
+        stop(proc)
+
+    for name, port, ca, line in [
+            ("wrong-ca", good, "other-ca", "SSL certificate problem: unable to get local issuer certificate"),
+            ("expired", ports["expired"], "ca", "SSL certificate problem: certificate has expired"),
+            ("wrong-host", ports["elsewhere"], "ca", "no alternative certificate subject name matches target host name 'localhost'")]:
+        before = refused_connections(port)
+        failing(name, f"https://localhost:{port}/data/aircraft.json", ca, line,
+                lambda: refused_connections(port) - before)  # noqa: B023 (called before the next turn)
+    failing("portal", f"https://localhost:{good}/portal.json", "ca", "answered with a web page, not aircraft.json",
+            lambda: len(requests(good, "/portal.json")))
+    failing("huge", f"https://localhost:{good}/huge.json", "ca", "answer larger than 32 MiB",
+            lambda: len(requests(good, "/huge.json")))
+
+    # 429 with Retry-After: 7: the next request no sooner than 7 s after.
+    proc, sock, log = start_kiosk("limited", f"https://localhost:{good}/limited.json", "ca")
+    try:
+        two = wait_for(lambda: len(requests(good, "/limited.json")) >= 2, 30)
+        times = [r[0] for r in requests(good, "/limited.json")]
+        gap = times[1] - times[0] if len(times) >= 2 else 0
+        check(f"limited: the second request came {gap:.2f} s after the 429 asking for 7 s", two and gap >= 6.9, repr(times))
+        check("limited: one line says the server asks for fewer requests",
+              text(log).count("HTTP 429: the server asks for fewer requests") == 1, text(log)[-300:])
+    finally:
+        stop(proc)
+
+    # 403: minutes of backoff.
+    proc, sock, log = start_kiosk("forbidden", f"https://localhost:{good}/forbidden.json", "ca")
+    try:
+        first = wait_for(lambda: len(requests(good, "/forbidden.json")) >= 1, 20)
+        again = wait_for(lambda: len(requests(good, "/forbidden.json")) >= 2, 20)
+        check("forbidden: after a 403, no second request within 20 s", first and not again, repr(requests(good, "/forbidden.json")))
+        check("forbidden: one line says access is refused for minutes",
+              "HTTP 403: access refused; next try in 10 minutes" in text(log), text(log)[-300:])
+    finally:
+        stop(proc)
+finally:
+    nginx.terminate()
+    try:
+        nginx.wait(10)
+    except subprocess.TimeoutExpired:
+        nginx.kill()
+
+if not os.environ.get("KEEP"):
+    shutil.rmtree(work, ignore_errors=True)
+print(f"https: {passed} passed, {failed} failed", flush=True)
+sys.exit(1 if failed else 0)
