@@ -12,14 +12,18 @@ public enum FeedSpec: Equatable, Sendable, CustomStringConvertible {
     case https(host: String, port: UInt16, path: String)
     /// SBS-1 BaseStation over TCP.
     case sbs(host: String, port: UInt16)
+    /// A public aggregator's aircraft around the station.
+    case aggregator(Aggregator)
 
     /// The forms, for help texts and errors.
-    public static let forms = "auto, an absolute path, http://HOST[:PORT]/PATH, https://HOST[:PORT]/PATH or sbs://HOST:PORT (an IPv6 address in brackets)"
+    public static let forms = "auto, an absolute path, http://HOST[:PORT]/PATH, https://HOST[:PORT]/PATH, sbs://HOST:PORT (an IPv6 address in brackets), adsb.lol or adsb.fi"
 
     /// Parses `auto`, `/path`, `http[s]://HOST[:PORT]/PATH` or `sbs://HOST:PORT`.
     public init(parsing text: String) throws {
         if text == "auto" {
             self = .auto
+        } else if let service = Aggregator(rawValue: text) {
+            self = .aggregator(service)
         } else if text.hasPrefix("/") {
             self = .file(text)
         } else if text.hasPrefix("http://") || text.hasPrefix("https://") {
@@ -83,7 +87,14 @@ public enum FeedSpec: Equatable, Sendable, CustomStringConvertible {
         case let .http(host, port, path): return "http://\(Self.bracketed(host))\(port == 80 ? "" : ":\(port)")\(path)"
         case let .https(host, port, path): return "https://\(Self.bracketed(host))\(port == 443 ? "" : ":\(port)")\(path)"
         case let .sbs(host, port): return "sbs://\(Self.bracketed(host)):\(port)"
+        case let .aggregator(service): return service.rawValue
         }
+    }
+
+    /// The credit the source's terms ask for on the screen, if any.
+    public var attribution: String? {
+        if case let .aggregator(service) = self { return service.attribution }
+        return nil
     }
 
     private static func bracketed(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }

@@ -9,7 +9,9 @@ import SystemIO
 /// after one that is not data, is `HTTPAnswerPolicy`'s.
 public final class HTTPFeed: FeedSource {
     public let url: String
-    public var name: String { url }
+    /// What the log calls it: the URL, or a service's name (a query's URL
+    /// carrying the station's coordinates says less than "adsb.lol").
+    public let name: String
     public var interval = 1.0
     public var timeout: Double {
         get { transfer.timeout }
@@ -43,10 +45,11 @@ public final class HTTPFeed: FeedSource {
     /// by NTP at any moment; a look costs one clock_gettime).
     static let clockCheckInterval = 1.0
 
-    /// A feed from `url` (http:// or https://); `caFile` is trusted instead
-    /// of the system's certificate authorities.
-    public init(url: String, caFile: String? = nil) {
+    /// A feed from `url` (http:// or https://), called `name` in the log;
+    /// `caFile` is trusted instead of the system's certificate authorities.
+    public init(url: String, name: String? = nil, caFile: String? = nil) {
         self.url = url
+        self.name = name ?? url
         isSecure = url.hasPrefix("https://")
         transfer = HTTPTransfer(url: url, userAgent: Self.userAgent, caFile: caFile)
     }
@@ -78,7 +81,7 @@ public final class HTTPFeed: FeedSource {
             guard now >= retryAt else { return [] }
             if isSecure && !HTTPAnswerPolicy.clockIsSet(wallClock()) {
                 retryAt = now + Self.clockCheckInterval
-                let message = "\(url): clock not set; waiting for time sync before HTTPS"
+                let message = "\(name): clock not set; waiting for time sync before HTTPS"
                 return failures.isNew(message) ? [.failed(message)] : []
             }
             startedAt = now
@@ -123,11 +126,11 @@ public final class HTTPFeed: FeedSource {
             case let .refused(message, wait):
                 return fail(now, message, wait: wait)
             case .data:
-                let url = self.url
+                let name = self.name
                 let body = answer.body
                 stage = .parsing
                 parsing.start(at: now) {
-                    do { return .success(try AircraftJSON.parse(body)) } catch { return .failure(FeedError("\(url): \(error)")) }
+                    do { return .success(try AircraftJSON.parse(body)) } catch { return .failure(FeedError("\(name): \(error)")) }
                 }
                 return []
             }
@@ -140,7 +143,7 @@ public final class HTTPFeed: FeedSource {
         stage = .idle
         failuresInARow += 1
         retryAt = now + (wait ?? HTTPAnswerPolicy.backoff(interval: interval, failuresInARow: failuresInARow))
-        let line = named ? "\(url): \(message)" : message
+        let line = named ? "\(name): \(message)" : message
         return failures.isNew(line) ? [.failed(line)] : []
     }
 }

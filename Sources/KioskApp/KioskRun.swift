@@ -28,7 +28,8 @@ public enum KioskRun {
         let configPath = args.value("--config") ?? (access(KioskConfiguration.defaultPath, F_OK) == 0 ? KioskConfiguration.defaultPath : nil)
         var config = try KioskConfiguration.load(path: configPath, flags: args)
         // `auto` is decided once, at start (it may probe the loopback for a feeder's web server).
-        config.feed = config.feed.map { resolved($0) }
+        let askedFeed = config.feed
+        config.feed = config.feed.map { resolved($0, hasStation: config.station != nil) }
         let frames = try args.value("--frames").map { _ in try args.integer("--frames", default: 0, range: 1...100_000_000) }
         let fonts = try FontSet(directory: config.fonts)
         var script: [TimedCommand] = []
@@ -76,7 +77,7 @@ public enum KioskRun {
         defer { presenter.restore() }
         let renderer = KioskRenderer(fonts: fonts)
         let controller = KioskController(layout: KioskLayout(width: presenter.width, height: presenter.height), measure: renderer,
-                                         units: config.units)
+                                         units: config.units, attribution: config.feed?.attribution)
         controller.keyMap = config.keyMap
         controller.feed = interpreter
         controller.showsTraffic = config.showsTraffic && interpreter != nil
@@ -140,7 +141,9 @@ public enum KioskRun {
             service.socket = source
             loop.add(source)
         }
-        if let interpreter, let source = try makeFeedSource(config) { loop.add(FeedInput(source, interpreter: interpreter)) }
+        let feedSource = try interpreter.flatMap { _ in try makeFeedSource(config) }
+        if let interpreter, let feedSource { loop.add(FeedInput(feedSource, interpreter: interpreter)) }
+        Log.line("radar-kiosk: " + feedLine(asked: askedFeed, resolved: config.feed, source: feedSource))
         if config.keyboard != .none {
             let only: String? = if case let .device(path) = config.keyboard { path } else { nil }
             let keyboards = KeyboardSet(grab: config.keyboardGrab, only: only)
@@ -270,11 +273,29 @@ public enum KioskRun {
     /// (readsb, dump1090-fa, dump1090-mutability, skyaware978); with none, the
     /// local feeder web server's aircraft.json if one answers; else readsb's
     /// file, watched until it appears.
-    static func resolved(_ spec: FeedSpec, candidates: [String] = FeedSpec.automaticPaths,
+    /// A feeder's web server is taken only with the station set: over HTTP
+    /// there is no receiver.json beside the file to take it from.
+    static func resolved(_ spec: FeedSpec, hasStation: Bool = true, candidates: [String] = FeedSpec.automaticPaths,
                          serverAnswers: () -> Bool = { TCPConnection.accepts(host: "127.0.0.1", port: 8080, within: 0.3) }) -> FeedSpec {
         guard spec == .auto else { return spec }
         if let found = candidates.first(where: { access($0, F_OK) == 0 }) { return .file(found) }
-        return serverAnswers() ? FeedSpec.automaticURL : .file(candidates[0])
+        return hasStation && serverAnswers() ? FeedSpec.automaticURL : .file(candidates[0])
+    }
+
+    /// The one line at start saying where aircraft come from, so that an
+    /// empty dial is never a mystery: what `auto` found, or that it found
+    /// nothing and what it watches, or that no feed is set.
+    static func feedLine(asked: FeedSpec?, resolved: FeedSpec?, source: (any FeedSource)?, exists: (String) -> Bool = { access($0, F_OK) == 0 }) -> String {
+        guard let resolved, let source else {
+            return "no feed is set: the dial shows no aircraft (feed = auto finds a receiver on this board)"
+        }
+        var line = "feed \(source.name)"
+        if let web = source as? HTTPFeed, web.url != web.name { line += " (\(web.url), one request every \(web.interval) s)" }
+        guard asked == .auto else { return line }
+        if case let .file(path) = resolved, !exists(path) {
+            return "feed = auto: no receiver found on this board; watching \(path) until it appears"
+        }
+        return line + ", found by feed = auto"
     }
 
     /// The live source for the configured feed.
@@ -283,6 +304,16 @@ public enum KioskRun {
         case nil, .auto?: return nil
         case let .file(path)?: return try FileFeed(path: path)
         case let .sbs(host, port)?: return SBSFeed(host: host, port: port)
+        case let .aggregator(service)?:
+            guard let station = config.station else { throw ArgumentError("feed \(service.rawValue) needs the station (station = LAT,LON)") }
+            // The dial's widest range (or the fixed one), and the alerts' radius.
+            let radius = max(config.trafficRangeNM ?? TrafficPicture.rangeSteps.last!, config.alerts.radiusNM, config.radiusNM)
+            let feed = HTTPFeed(url: service.url(station: station, radiusNM: radius, origin: Aggregator.originOverride),
+                                name: service.rawValue, caFile: config.feedCAFile)
+            // A margin over the documented rate: one request taking longer
+            // than the next must not bring two arrivals closer than it allows.
+            feed.interval = service.minimumInterval * 1.05
+            return feed
         case let web?: return HTTPFeed(url: web.description, caFile: config.feedCAFile)
         }
     }

@@ -195,7 +195,7 @@ public struct KioskConfiguration: Equatable, Sendable {
         }
         // A local aircraft.json has the receiver's position beside it (receiver.json); a network feed has not.
         switch c.feed {
-        case .http?, .https?, .sbs?:
+        case .http?, .https?, .sbs?, .aggregator?:
             if c.station == nil { problems.append("\(name): feed is set but station is not (distances need the kiosk's position)") }
         case .file?, .auto?, nil: break
         }

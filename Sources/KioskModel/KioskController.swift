@@ -38,6 +38,8 @@ public final class KioskController {
     public let traffic = TrafficPicture()
     /// Whether the dial shows the traffic (with a feed).
     public var showsTraffic = true
+    /// The credit the feed's terms ask for (an aggregator's), shown in standby.
+    public let attribution: String?
     private var trafficSnapshots = 0
 
     /// The range the dial's rings stand for, NM: the traffic's, or the fixed 20.
@@ -52,9 +54,10 @@ public final class KioskController {
     public let units: DisplayUnits
 
     public init(layout: KioskLayout, initial: KioskState = .standby, at time: Double = 0, measure: TextMeasuring? = nil,
-                units: DisplayUnits = DisplayUnits()) {
+                units: DisplayUnits = DisplayUnits(), attribution: String? = nil) {
         self.measure = measure
         self.units = units
+        self.attribution = attribution
         state = initial
         shownAircraft = initial.aircraft
         views = [KioskView(controller: self, layout: layout, at: time)]

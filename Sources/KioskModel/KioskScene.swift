@@ -63,7 +63,7 @@ public enum KioskScene {
     /// with what is known: no callsign, no numbers, no marker.
     public static func leaves(for state: KioskState, shown: Aircraft?, layout: KioskLayout,
                               measure: TextMeasuring? = nil, units: DisplayUnits = DisplayUnits(),
-                              rangeNM: Double = dialRangeNM) -> [LeafDescription] {
+                              rangeNM: Double = dialRangeNM, attribution: String? = nil) -> [LeafDescription] {
         let overflight = state.mode == .overflight
         let cardOpacity = overflight ? 1.0 : 0.0
         let card = layout.cardFrame
@@ -142,6 +142,14 @@ public enum KioskScene {
                                                                           size: layout.textSize(24, scale: layout.scale)),
                                       opacity: note.isEmpty ? 0 : 1, content: .text(note), style: KioskStyle.note.leafStyle,
                                       isDecorative: note.isEmpty))
+        // Right-aligned in the corner the note leaves free; in standby only,
+        // where the card's numbers are not.
+        if let attribution {
+            leaves.append(LeafDescription(id: NodeID("credit"), frame: textFrame(x: layout.width - 24 * layout.scale, baseline: layout.height - 24 * layout.scale,
+                                                                                size: layout.textSize(20, scale: layout.scale)),
+                                          opacity: overflight ? 0 : 1, content: .text(attribution), style: KioskStyle.credit.leafStyle,
+                                          isDecorative: overflight))
+        }
         return leaves
     }
 

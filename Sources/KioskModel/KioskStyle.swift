@@ -5,6 +5,8 @@ public enum KioskStyle: Int, Sendable, CaseIterable {
     case dial, marker, card, status, callsign, route, rowLabel, rowValue, note
     /// The card and its title when the aircraft is an alert (emergency, military, watched).
     case alertCard, alertStatus
+    /// The credit a data source's terms ask for, small in standby's corner.
+    case credit
 
     /// The style as the animation core carries it.
     public var leafStyle: LeafStyle { LeafStyle(rawValue) }

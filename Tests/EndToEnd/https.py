@@ -14,8 +14,13 @@ still answering `get` within 250 ms:
   - 403 (no second request within 20 s: minutes of backoff);
   - a web page answered with 200 (a captive portal): refused, never data;
   - 1 GiB of "aircraft.json": cut at the 32 MiB cap.
+Last, the aggregator presets (feed = adsb.lol, feed = adsb.fi) against this
+server in their place (RADAR_KIOSK_AGGREGATOR_ORIGIN), side by side for 60 s:
+nginx's log must show each service's documented query for the station, its
+rate never exceeded (adsb.lol 1 per 5 s, adsb.fi 1 per second), the
+User-Agent, and the kiosk showing what came back.
 Usage: https.py PATH/radar-kiosk"""
-import gzip, http.client, json, os, shutil, socket, ssl, subprocess, sys, tempfile, time
+import gzip, http.client, json, os, shutil, socket, ssl, subprocess, sys, tempfile, threading, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from waiting import wait_for  # noqa: E402
 from control import command, stop  # noqa: E402
@@ -78,11 +83,16 @@ os.chmod(os.path.join(www, "data"), 0o755)
 original = open(capture).read()
 with open(os.path.join(www, "data", "aircraft.json"), "w") as f:
     f.write(original)
+# The same capture with LXJ440 (the only airborne aircraft within 3 nm) moved 10 nm north.
+away = original.replace('"lat":33.668198,"lon":-117.873492', '"lat":33.850000,"lon":-117.873492')
+assert away != original, "the capture no longer has LXJ440 where this test expects it"
+with open(os.path.join(www, "data", "away.json"), "w") as f:
+    f.write(away)
 with open(os.path.join(www, "portal.html"), "w") as f:
     f.write("<!DOCTYPE html><html><body>Please log in to the hotel Wi-Fi</body></html>")
 with open(os.path.join(www, "huge.json"), "wb") as f:
     f.truncate(1 << 30)  # sparse: 1 GiB of zero bytes, sent at TLS speed
-for name in ("data/aircraft.json", "portal.html", "huge.json"):
+for name in ("data/aircraft.json", "data/away.json", "portal.html", "huge.json"):
     os.chmod(os.path.join(www, name), 0o644)
 
 ports = {name: free_port() for name in ("good", "expired", "elsewhere")}
@@ -96,7 +106,10 @@ for name, port in ports.items():
                 f"    root {www}; gzip on; gzip_types application/json; gzip_min_length 0;\n"
                 f"    location = /limited.json {{ add_header Retry-After 7 always; return 429; }}\n"
                 f"    location = /forbidden.json {{ return 403; }}\n"
-                f"    location = /portal.json {{ default_type text/html; try_files /portal.html =404; }} }}\n")
+                f"    location = /portal.json {{ default_type text/html; try_files /portal.html =404; }}\n"
+                # The aggregators' queries: adsb.lol's answered with the aircraft overhead, adsb.fi's with it gone.
+                f"    location ^~ /v2/point/ {{ default_type application/json; try_files /data/aircraft.json =404; }}\n"
+                f"    location ^~ /api/v2/lat/ {{ default_type application/json; try_files /data/away.json =404; }} }}\n")
 with open(os.path.join(prefix, "nginx.conf"), "w") as f:
     f.write(f"daemon off;\nworker_processes 1;\npid {prefix}/nginx.pid;\nerror_log {error_log} info;\n"
             f"events {{ worker_connections 64; }}\n"
@@ -117,13 +130,14 @@ def answers(port):
         return False
 
 
-def requests(port, path):
-    """nginx's log lines for `path` on `port`: (time, connection, status, user agent, gzip ratio)."""
+def requests(port, path, prefix=False):
+    """nginx's log lines for `path` (or paths starting with it) on `port`:
+    (time, connection, status, user agent, gzip ratio)."""
     found = []
     if os.path.exists(access_log):
         for line in open(access_log):
             parts = line.split(" ")
-            if len(parts) >= 6 and parts[1] == str(port) and f" {path} " in line:
+            if len(parts) >= 6 and parts[1] == str(port) and (f" {path}" if prefix else f" {path} ") in line:
                 agent = line.split('"')[3] if line.count('"') >= 4 else ""
                 found.append((float(parts[0]), parts[2], parts[3], agent, parts[-1].strip()))
     return found
@@ -137,7 +151,7 @@ def refused_connections(port):
                and ("SSL_do_handshake() failed" in line or "closed connection while waiting for request" in line))
 
 
-def start_kiosk(name, feed, ca):
+def start_kiosk(name, feed, ca, env=None):
     directory = os.path.join(work, name)
     os.makedirs(directory)
     sock = os.path.join(directory, "control.sock")
@@ -146,7 +160,8 @@ def start_kiosk(name, feed, ca):
         f.write(f"display = headless\nsize = 320x240\nrefresh = 30\nkeyboard = none\nsocket = {sock}\n"
                 f"feed = {feed}\nfeed.ca_file = {work}/{ca}.pem\nstation = {STATION}\n")
     log = open(os.path.join(directory, "kiosk.log"), "w+")
-    proc = subprocess.Popen([kiosk, "run", "--config", conf], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log)
+    proc = subprocess.Popen([kiosk, "run", "--config", conf], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
+                            env=dict(os.environ, **(env or {})))
     return proc, sock, log
 
 
@@ -253,6 +268,49 @@ try:
               "HTTP 403: access refused; next try in 10 minutes" in text(log), text(log)[-300:])
     finally:
         stop(proc)
+
+    # The presets, side by side, for a minute of requests. The answers change
+    # as a live service's do (its "now"), or the kiosk would rightly call the data stuck.
+    live = threading.Event()
+
+    def keep_answers_live():
+        while not live.wait(0.5):
+            for name, body in (("aircraft.json", original), ("away.json", away)):
+                stamped = body.replace('"now" : 1643337806.2', f'"now" : {time.time():.1f}', 1)
+                temp = os.path.join(www, "data", f".{name}.tmp")
+                with open(temp, "w") as f:
+                    f.write(stamped)
+                os.chmod(temp, 0o644)
+                os.rename(temp, os.path.join(www, "data", name))
+    threading.Thread(target=keep_answers_live, daemon=True).start()
+    origin = {"RADAR_KIOSK_AGGREGATOR_ORIGIN": f"https://localhost:{good}"}
+    lol = start_kiosk("adsb.lol", "adsb.lol", "ca", origin)
+    fi = start_kiosk("adsb.fi", "adsb.fi", "ca", origin)
+    try:
+        began = time.time()
+        lol_shown = wait_for(lambda: shown(lol[1]) == ("overflight", "LXJ440"), 30)
+        fi_traffic = wait_for(lambda: (get(fi[1])[0] or {}).get("mode") == "standby" and len(requests(good, "/api/v2/lat/", True)) >= 2, 30)
+        wait_for(lambda: time.time() - began >= 60, 70)
+        for name, path, interval, proc in [("adsb.lol", "/v2/point/33.6350/-117.8422/40", 5, lol[0]),
+                                           ("adsb.fi", "/api/v2/lat/33.6350/lon/-117.8422/dist/40", 1, fi[0])]:
+            seen = requests(good, path.split("/33")[0] + "/", True)
+            gaps = [b[0] - a[0] for a, b in zip(seen, seen[1:])]
+            asked = all(path in line for line in open(access_log) if path.split("/33")[0] + "/" in line)
+            check(f"{name}: {len(seen)} requests in 60 s, each for the station within 40 NM", asked and len(seen) >= 0.8 * 60 / interval,
+                  f"{len(seen)} requests; " + repr([line for line in open(access_log) if path.split('/33')[0] in line][:2]))
+            check(f"{name}: never faster than one per {interval} s (shortest gap {min(gaps or [0]):.3f} s)",
+                  gaps and min(gaps) >= interval, repr([round(g, 3) for g in gaps]))
+            check(f"{name}: every request says it is radar-kiosk", all(r[3].startswith("radar-kiosk/0.") for r in seen),
+                  repr({r[3] for r in seen}))
+            check(f"{name}: the kiosk is still running", proc.poll() is None)
+        check("adsb.lol: the aircraft overhead it reports is shown (LXJ440)", lol_shown, text(lol[2])[-300:])
+        check("adsb.fi: the traffic it reports is shown, in standby", fi_traffic and "retrying" not in text(fi[2]), text(fi[2])[-300:])
+        check("the log calls each service by its name", "adsb.lol" in text(lol[2]) and "adsb.fi" in text(fi[2]),
+              text(lol[2])[-200:] + text(fi[2])[-200:])
+    finally:
+        live.set()
+        stop(lol[0])
+        stop(fi[0])
 finally:
     nginx.terminate()
     try:

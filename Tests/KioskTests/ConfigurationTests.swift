@@ -158,7 +158,14 @@ import Input
         #expect(try FeedSpec(parsing: "sbs://[::1]:30003") == .sbs(host: "::1", port: 30003))
         #expect(try FeedSpec(parsing: "http://piaware.local/skyaware/data/aircraft.json") == .http(host: "piaware.local", port: 80, path: "/skyaware/data/aircraft.json"))
         #expect(try FeedSpec(parsing: "http://[fe80::1%eth0]:8080/data/aircraft.json").description == "http://[fe80::1%eth0]:8080/data/aircraft.json")
-        for bad in ["http://", "sbs://host", "sbs://host:0", "sbs://host:70000", "sbs://::1:30003", "http://host:x/", "ftp://x"] {
+        #expect(try FeedSpec(parsing: "https://receiver.example/data/aircraft.json") == .https(host: "receiver.example", port: 443, path: "/data/aircraft.json"))
+        #expect(try FeedSpec(parsing: "https://[::1]:8443/a.json").description == "https://[::1]:8443/a.json")
+        #expect(try FeedSpec(parsing: "adsb.lol") == .aggregator(.adsbLol) && FeedSpec.aggregator(.adsbFi).description == "adsb.fi")
+        #expect(FeedSpec.aggregator(.adsbFi).attribution == "Data: https://adsb.fi" && FeedSpec.auto.attribution == nil)
+        let (aggregated, problems) = KioskConfiguration.parse("feed = adsb.lol\n", name: "k.conf")
+        #expect(aggregated.feed == .aggregator(.adsbLol) && problems == ["k.conf: feed is set but station is not (distances need the kiosk's position)"])
+        for bad in ["http://", "sbs://host", "sbs://host:0", "sbs://host:70000", "sbs://::1:30003", "http://host:x/", "ftp://x",
+                    "https://host/a b", "http://host/a\r\nX-Injected: 1", "adsb.example"] {
             #expect(throws: FeedError.self, "\(bad)") { try FeedSpec(parsing: bad) }
         }
     }
@@ -186,7 +193,7 @@ import Input
             "k.conf:3: size: expected WIDTHxHEIGHT, each 16...8192 (e.g. 1920x1080), not 'big'",
             "k.conf:4: overhead.radius_nm: expected a number in 0.1...100, not 'far'",
             "k.conf:5: overhead.include_ground: expected yes or no, not 'maybe'",
-            "k.conf:6: feed: expected auto, an absolute path, http://HOST[:PORT]/PATH, https://HOST[:PORT]/PATH or sbs://HOST:PORT (an IPv6 address in brackets), not 'relative/path.json'",
+            "k.conf:6: feed: expected auto, an absolute path, http://HOST[:PORT]/PATH, https://HOST[:PORT]/PATH, sbs://HOST:PORT (an IPv6 address in brackets), adsb.lol or adsb.fi, not 'relative/path.json'",
             "k.conf:7: expected KEY = VALUE, not 'just some words'",
             "k.conf:9: output is set again (first on line 8)",
             "k.conf:10: key.f13: unknown key 'f13' (a-z, 0-9, space, enter, escape, up, down, left, right)",

@@ -52,6 +52,21 @@ import SystemIO
         }
     }
 
+    @Test func anAggregatorsCreditShowsInStandbyOnly() {
+        let credited = KioskController(layout: Self.layout, attribution: "Data: adsb.lol (ODbL)")
+        _ = credited.frameNeeded(at: 0)
+        let credit = credited.renderList.first { $0.id == NodeID("credit") }
+        #expect(credit?.opacity == 1 && credit?.content == .text("Data: adsb.lol (ODbL)"))
+        // In the bottom-right corner, clear of the note's bottom-left.
+        #expect((credit?.frame.x ?? 0) > Self.layout.width * 0.9 && (credit?.frame.maxY ?? 0) <= Self.layout.height)
+        credited.apply(Demo.sampleOverflight, at: 1, animated: true)
+        for t in stride(from: 1.0, through: 4, by: 0.5) { _ = credited.frameNeeded(at: t) }
+        #expect(credited.renderList.first { $0.id == NodeID("credit") }?.opacity == 0, "the card's numbers are what show overhead")
+        let plain = KioskController(layout: Self.layout)
+        _ = plain.frameNeeded(at: 0)
+        #expect(!plain.renderList.contains { $0.id == NodeID("credit") }, "a receiver of one's own needs no credit")
+    }
+
     @Test func keysAreDebouncedAndMapped() {
         let c = KioskController(layout: Self.layout)
         c.keyMap = [57: .toggle, 24: .overflight, 31: .standby, 16: .quit]

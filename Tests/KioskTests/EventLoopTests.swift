@@ -132,5 +132,24 @@ enum HeadlessDisplayForTests {
         var asked = false
         #expect(KioskRun.resolved(.auto, candidates: ["/proc/self/status"], serverAnswers: { asked = true; return true }) == .file("/proc/self/status"))
         #expect(!asked, "a local file wins without a probe")
+        #expect(KioskRun.resolved(.auto, hasStation: false, candidates: none, serverAnswers: { true }) == .file(none[0]),
+                "over HTTP there is no receiver.json to take the station from")
+    }
+
+    /// The line at start that says where aircraft come from.
+    @Test func theJournalSaysWhichFeedWasFound() throws {
+        let readsb = try FileFeed(path: "/run/readsb/aircraft.json")
+        #expect(KioskRun.feedLine(asked: .auto, resolved: .file("/run/readsb/aircraft.json"), source: readsb, exists: { _ in true })
+                == "feed /run/readsb/aircraft.json, found by feed = auto")
+        #expect(KioskRun.feedLine(asked: .auto, resolved: .file("/run/readsb/aircraft.json"), source: readsb, exists: { _ in false })
+                == "feed = auto: no receiver found on this board; watching /run/readsb/aircraft.json until it appears")
+        #expect(KioskRun.feedLine(asked: .file("/run/readsb/aircraft.json"), resolved: .file("/run/readsb/aircraft.json"), source: readsb)
+                == "feed /run/readsb/aircraft.json")
+        #expect(KioskRun.feedLine(asked: nil, resolved: nil, source: nil)
+                == "no feed is set: the dial shows no aircraft (feed = auto finds a receiver on this board)")
+        let fi = HTTPFeed(url: "https://opendata.adsb.fi/api/v2/lat/1.0000/lon/2.0000/dist/40", name: "adsb.fi")
+        fi.interval = 1.05
+        #expect(KioskRun.feedLine(asked: .aggregator(.adsbFi), resolved: .aggregator(.adsbFi), source: fi)
+                == "feed adsb.fi (https://opendata.adsb.fi/api/v2/lat/1.0000/lon/2.0000/dist/40, one request every 1.05 s)")
     }
 }
