@@ -14,9 +14,19 @@ public enum OverflightReport {
         let day = args.value("--day") ?? WallClock.day(WallClock.now())
         guard day.count == 10, WallClock.isDay(day) else { throw ArgumentError("--day \(day): expected YYYY-MM-DD") }
         var lines: [String] = []
+        var unreadable: String?
         for path in [file + ".1", file] {
-            guard let text = try? FileContents.text(path, limit: 64 << 20) else { continue }
-            lines += text.textLines.map(String.init)
+            // Absent is no log; present but closed to this user (the state
+            // directory is the service's) says so rather than "no log".
+            if access(path, F_OK) != 0 && errno == ENOENT { continue }
+            do {
+                lines += try FileContents.text(path, limit: 64 << 20).textLines.map(String.init)
+            } catch {
+                unreadable = "\(error)"
+            }
+        }
+        if let unreadable, lines.isEmpty {
+            throw ArgumentError("\(unreadable) (the log is the radar-kiosk service's: run as root, or --file FILE for a copy)")
         }
         guard access(file, F_OK) == 0 || access(file + ".1", F_OK) == 0 else {
             throw ArgumentError("\(file): no overflight log (the service writes it to its state directory; --file FILE for another)")

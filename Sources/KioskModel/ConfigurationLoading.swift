@@ -4,7 +4,10 @@ import SystemIO
 extension KioskConfiguration {
     /// Reads and checks a configuration file; a bad one is one error listing every problem.
     public static func read(_ path: String) throws -> KioskConfiguration {
-        let (config, problems) = parse(try FileContents.text(path), name: path)
+        // A file that cannot be read is a configuration mistake like any other (exit 2, not restarted).
+        let text: String
+        do { text = try FileContents.text(path) } catch let error as ArgumentError { throw error } catch { throw ArgumentError("\(error)") }
+        let (config, problems) = parse(text, name: path)
         guard problems.isEmpty else {
             throw ArgumentError(problems.joined(separator: "\n") + "\n\(path): \(problems.count) problem\(problems.count == 1 ? "" : "s")")
         }

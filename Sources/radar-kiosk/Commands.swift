@@ -114,6 +114,10 @@ enum RadarKioskCommand {
             // Restarting cannot help: the configuration must change (the unit does not restart on 2).
             Log.line("radar-kiosk \(name): \(error)")
             return 2
+        } catch let error as ArgumentError {
+            // A configuration or argument mistake (every problem of a file, one line each): 2, not restarted.
+            for line in "\(error)".split(separator: "\n") { Log.line("radar-kiosk \(name): \(line)") }
+            return 2
         } catch {
             // Our own multi-line errors (every problem of a configuration file) stay one line each.
             for line in "\(error)".split(separator: "\n") { Log.line("radar-kiosk \(name): \(line)") }

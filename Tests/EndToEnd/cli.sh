@@ -41,7 +41,7 @@ check "unknown command: exit 2, one line and the usage" bash -c "[ $status = 2 ]
 run bench reference --colour blue
 check "unknown flag: exit 2 and the usage line" bash -c "[ $status = 2 ] && grep -q 'unknown flag --colour' '$work/err' && grep -q '^usage: radar-kiosk bench' '$work/err'"
 run reference-frame --size 12x12 --out "$work/x.png"
-check "bad size: one-line error naming the flag" bash -c "[ $status = 1 ] && grep -q -- '--size 12x12' '$work/err'"
+check "bad size: exit 2 (a mistake to correct), one line naming the flag" bash -c "[ $status = 2 ] && grep -q -- '--size 12x12' '$work/err'"
 
 echo '{"mode":"overflight","aircraft":{"callsign":"BAW283","type":"B789","route":"LHR → LAX","altitude_ft":36000,"ground_speed_kt":487,"distance_nm":3.2,"bearing_deg":274}}' > "$work/over.json"
 echo '{"mode":"standby"}' > "$work/standby.json"
@@ -55,7 +55,7 @@ check "render a moment of a transition: neither end" bash -c "[ $status = 0 ] &&
 run render --state "$work/over.json" --from "$work/standby.json" --at 3 --size 800x480 --out "$work/late.png"
 check "render three seconds after the change: the settled state" bash -c "[ $status = 0 ] && python3 '$here/pictures.py' compare '$work/late.png' '$work/over.png' 0.3"
 run render --state "$work/bad.json" --size 640x360 --out "$work/bad.png"
-check "a bad state names the file and the field" bash -c "[ $status = 1 ] && grep -q 'bad.json: state.aircraft.altitude_ft: expected a number' '$work/err' && [ ! -e '$work/bad.png' ]"
+check "a bad state names the file and the field" bash -c "[ $status = 2 ] && grep -q 'bad.json: state.aircraft.altitude_ft: expected a number' '$work/err' && [ ! -e '$work/bad.png' ]"
 
 run reference-frame --frame 5 --size 800x480 --out "$work/ref.png"
 check "reference-frame writes frame 5, close to cairo's" bash -c "[ $status = 0 ] && python3 '$here/pictures.py' compare '$work/ref.png' '$here/../KioskTests/Fixtures/reference-frames/cairo-800x480-f5.png' 1.5"
@@ -77,7 +77,16 @@ check "log lists today's overflights and counts them" bash -c "[ $status = 0 ] &
 run log --file "$work/ov.jsonl" --day 2020-01-01
 check "log --day lists that day only" bash -c "[ $status = 0 ] && ! grep -q BAW283 '$work/out' && grep -q '2020-01-01: 0 overflights' '$work/out'"
 run log --file "$work/none.jsonl"
-check "log without a log file says where it looked" bash -c "[ $status = 1 ] && grep -q 'none.jsonl: no overflight log' '$work/err'"
+check "log without a log file says where it looked" bash -c "[ $status = 2 ] && grep -q 'none.jsonl: no overflight log' '$work/err'"
+# The service's log in its state directory (0750), asked for by someone else: denied, not "no log".
+if [ "$(id -u)" = 0 ]; then
+    mkdir -p "$work/state" && cp "$work/ov.jsonl" "$work/state/overflights.jsonl" && chmod 0750 "$work/state" && chmod 0755 "$work"
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$kiosk" log --file "$work/state/overflights.jsonl" >"$work/out" 2>"$work/err"; status=$?
+    check "log of a file closed to this user says permission denied" \
+        bash -c "[ $status = 2 ] && grep -q 'Permission denied' '$work/err' && ! grep -q 'no overflight log' '$work/err'"
+else
+    skip "the permission test needs root (to act as another user)"
+fi
 
 # No station configured: a local aircraft.json's receiver.json stands in; without a position there, a clear error.
 mkdir -p "$work/receiver"
@@ -87,7 +96,7 @@ run run --display headless --size 160x96 --feed "$work/receiver/aircraft.json" -
 check "without a station the receiver's receiver.json gives it" bash -c "[ $status = 0 ] && grep -q 'station 51.075, -0.392, the receiver' '$work/err'"
 echo '{ "version" : "dump1090-fa 9.0", "refresh" : 1000 }' > "$work/receiver/receiver.json"
 run run --display headless --size 160x96 --feed "$work/receiver/aircraft.json" --frames 2
-check "a receiver.json without lat and lon is named" bash -c "[ $status = 1 ] && grep -q 'receiver.json has no lat and lon' '$work/err'"
+check "a receiver.json without lat and lon is named" bash -c "[ $status = 2 ] && grep -q 'receiver.json has no lat and lon' '$work/err'"
 
 printf '{"at":0,"cmd":"set","state":{"mode":"standby"}}\n{"at":1,"cmd":"set","state":{"mode":"sideways"}}\n' > "$work/bad-autoplay.jsonl"
 run run --display headless --size 320x240 --autoplay "$work/bad-autoplay.jsonl"

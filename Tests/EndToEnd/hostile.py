@@ -427,7 +427,7 @@ fifo = os.path.join(work, "fifo.conf")
 os.mkfifo(fifo)
 try:
     result = subprocess.run([kiosk, "run", "--config", fifo], stdin=subprocess.DEVNULL, capture_output=True, timeout=10)
-    check("a FIFO as the configuration file is refused at once", result.returncode == 1 and b"not a regular file" in result.stderr,
+    check("a FIFO as the configuration file is refused at once", result.returncode == 2 and b"not a regular file" in result.stderr,
           result.stderr.decode()[-200:])
     result = subprocess.run([kiosk, "check-config", fifo], capture_output=True, timeout=10)
     check("check-config refuses a FIFO too", result.returncode == 1, result.stderr.decode()[-200:])

@@ -159,7 +159,7 @@ bad = os.path.join(work, "bad.conf")
 open(bad, "w").write("display = sideways\nfeed = sbs://127.0.0.1:30003\n")
 proc = subprocess.run([kiosk, "run", "--config", bad], stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
 err = proc.stderr.decode()
-check("a bad configuration refuses to start with every problem", proc.returncode == 1 and "bad.conf:1: display" in err and "station is not" in err, err)
+check("a bad configuration refuses to start with every problem", proc.returncode == 2 and "bad.conf:1: display" in err and "station is not" in err, err)
 proc = subprocess.run([kiosk, "check-config", bad], capture_output=True, timeout=30)
 check("check-config reports the same problems", proc.returncode == 1 and "bad.conf:1: display: expected auto, drm or headless, not 'sideways'" in proc.stdout.decode(), proc.stdout.decode())
 # With nothing happening the process sleeps: no timers, no wakeups. A settled

@@ -80,6 +80,11 @@ mkdir -p "$root/var/lib/radar-kiosk" && echo '{}' > "$root/var/lib/radar-kiosk/o
 in_root "DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq radar-kiosk" >/dev/null 2>&1
 check "remove takes the binary and the unit" "[ ! -e '$root/usr/bin/radar-kiosk' ] && [ ! -e '$root/lib/systemd/system/radar-kiosk.service' ]"
 check "remove keeps the configuration" "[ -f '$root/etc/radar-kiosk/radar-kiosk.conf' ]"
+# Installed again after a remove: the mask the remove left must go, or the service never starts.
+in_root "DEBIAN_FRONTEND=noninteractive apt-get install -y -qq /pkg/$(basename "$upgrade")" > "$root/pkg/reinstall.log" 2>&1
+check "install after remove leaves the unit unmasked and enabled" "[ ! -L '$root/etc/systemd/system/radar-kiosk.service' ] \
+    && [ -L '$root/etc/systemd/system/multi-user.target.wants/radar-kiosk.service' ]" || cat "$root/pkg/reinstall.log" >&2
+in_root "DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq radar-kiosk" >/dev/null 2>&1
 in_root "DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq radar-kiosk" >/dev/null 2>&1
 # Directories (and /lib, a symlink to one on a merged-/usr system) may stay: other packages share them.
 left=$(while read -r f; do [ -d "$root$f" ] || { [ -e "$root$f" ] || [ -L "$root$f" ]; } && [ ! -d "$root$f" ] && echo "$f"; done < "$root/pkg/files")
