@@ -1,3 +1,5 @@
+import JSON
+
 /// Where live aircraft come from, as the configuration and `--feed` give it:
 /// one parser for both, so `check-config` accepts exactly what `run` can use.
 public enum FeedSpec: Equatable, Sendable, CustomStringConvertible {
@@ -14,13 +16,25 @@ public enum FeedSpec: Equatable, Sendable, CustomStringConvertible {
     case sbs(host: String, port: UInt16)
     /// A public aggregator's aircraft around the station.
     case aggregator(Aggregator)
+    /// Several sources at once, merged by address (`A, B`; 2 to 4 of them).
+    case several([FeedSpec])
+
+    /// The most sources one kiosk merges.
+    public static let maximumSources = 4
 
     /// The forms, for help texts and errors.
     public static let forms = "auto, an absolute path, http://HOST[:PORT]/PATH, https://HOST[:PORT]/PATH, sbs://HOST:PORT (an IPv6 address in brackets), adsb.lol or adsb.fi"
 
     /// Parses `auto`, `/path`, `http[s]://HOST[:PORT]/PATH` or `sbs://HOST:PORT`.
     public init(parsing text: String) throws {
-        if text == "auto" {
+        if text.contains(",") {
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmed(" \t") }
+            guard !parts.contains(where: \.isEmpty) else { throw FeedError("'\(text)': an empty source between commas") }
+            guard parts.count <= Self.maximumSources else { throw FeedError("'\(text)': at most \(Self.maximumSources) sources") }
+            let specs = try parts.map { try FeedSpec(parsing: $0) }
+            guard Set(specs.map(\.description)).count == specs.count else { throw FeedError("'\(text)': a source is named twice") }
+            self = .several(specs)
+        } else if text == "auto" {
             self = .auto
         } else if let service = Aggregator(rawValue: text) {
             self = .aggregator(service)
@@ -88,13 +102,23 @@ public enum FeedSpec: Equatable, Sendable, CustomStringConvertible {
         case let .https(host, port, path): return "https://\(Self.bracketed(host))\(port == 443 ? "" : ":\(port)")\(path)"
         case let .sbs(host, port): return "sbs://\(Self.bracketed(host)):\(port)"
         case let .aggregator(service): return service.rawValue
+        case let .several(specs): return specs.map(\.description).joined(separator: ", ")
         }
     }
 
     /// The credit the source's terms ask for on the screen, if any.
     public var attribution: String? {
-        if case let .aggregator(service) = self { return service.attribution }
-        return nil
+        switch self {
+        case let .aggregator(service): return service.attribution
+        case let .several(specs): return specs.compactMap(\.attribution).first
+        default: return nil
+        }
+    }
+
+    /// The sources this spec names: itself, or each of several.
+    public var sources: [FeedSpec] {
+        if case let .several(specs) = self { return specs }
+        return [self]
     }
 
     private static func bracketed(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }

@@ -239,7 +239,7 @@ public enum KioskRun {
     /// position, from the receiver.json beside a local aircraft.json.
     static func receiverStation(_ feed: FeedSpec?) throws -> GeoPoint {
         let missing = "a feed needs the station (--station LAT,LON or station = in the configuration)"
-        guard case let .file(path)? = feed else { throw ArgumentError(missing) }
+        guard case let .file(path)? = feed?.sources.first else { throw ArgumentError(missing) }
         do {
             let station = try ReceiverLocation.station(besideAircraftJSON: path)
             Log.line("radar-kiosk: station \(station.latitude), \(station.longitude), the receiver's (no station in the configuration)")
@@ -277,6 +277,9 @@ public enum KioskRun {
     /// there is no receiver.json beside the file to take it from.
     static func resolved(_ spec: FeedSpec, hasStation: Bool = true, candidates: [String] = FeedSpec.automaticPaths,
                          serverAnswers: () -> Bool = { TCPConnection.accepts(host: "127.0.0.1", port: 8080, within: 0.3) }) -> FeedSpec {
+        if case let .several(specs) = spec {
+            return .several(specs.map { resolved($0, hasStation: hasStation, candidates: candidates, serverAnswers: serverAnswers) })
+        }
         guard spec == .auto else { return spec }
         if let found = candidates.first(where: { access($0, F_OK) == 0 }) { return .file(found) }
         return hasStation && serverAnswers() ? FeedSpec.automaticURL : .file(candidates[0])
@@ -300,8 +303,17 @@ public enum KioskRun {
 
     /// The live source for the configured feed.
     static func makeFeedSource(_ config: KioskConfiguration) throws -> (any FeedSource)? {
-        switch config.feed {
+        try makeFeedSource(config.feed, config)
+    }
+
+    private static func makeFeedSource(_ spec: FeedSpec?, _ config: KioskConfiguration) throws -> (any FeedSource)? {
+        switch spec {
         case nil, .auto?: return nil
+        case let .several(specs)?:
+            return MergedFeed(try specs.compactMap { member in
+                let isDelayed = if case .aggregator = member { true } else { false }
+                return try makeFeedSource(member, config).map { MergedFeed.Member($0, isDelayed: isDelayed) }
+            })
         case let .file(path)?: return try FileFeed(path: path)
         case let .sbs(host, port)?: return SBSFeed(host: host, port: port)
         case let .aggregator(service)?:

@@ -65,7 +65,7 @@ public struct ConfigurationKey: Sendable {
             $0.socket = path
         },
         .init("feed", flag: "--feed", "auto|FILE|http[s]://HOST[:PORT]/PATH|sbs://HOST:PORT|adsb.lol|adsb.fi", "none",
-              "live aircraft: aircraft.json from a file (auto: /run/readsb, /run/dump1090-fa, /run/dump1090-mutability, /run/skyaware978, else a feeder's http://127.0.0.1:8080/data/aircraft.json) or over HTTP or HTTPS, SBS-1 over TCP, or a public aggregator's aircraft around the station (adsb.lol, adsb.fi)") {
+              "live aircraft: aircraft.json from a file (auto: /run/readsb, /run/dump1090-fa, /run/dump1090-mutability, /run/skyaware978, else a feeder's http://127.0.0.1:8080/data/aircraft.json) or over HTTP or HTTPS, SBS-1 over TCP, or a public aggregator's aircraft around the station (adsb.lol, adsb.fi); several, comma-separated, are merged") {
             do { $0.feed = try FeedSpec(parsing: $1) } catch { throw ConfigurationError("feed: \(error)") }
         },
         .init("feed.ca_file", flag: "--feed-ca-file", "FILE", "the system's CAs", "certificate authorities (PEM) trusted for an https:// feed instead of the system's") {

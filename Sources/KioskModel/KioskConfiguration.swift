@@ -194,10 +194,14 @@ public struct KioskConfiguration: Equatable, Sendable {
             problems.append("\(name): night.from/night.until use the sun, which needs the station (station = LAT,LON)")
         }
         // A local aircraft.json has the receiver's position beside it (receiver.json); a network feed has not.
-        switch c.feed {
-        case .http?, .https?, .sbs?, .aggregator?:
-            if c.station == nil { problems.append("\(name): feed is set but station is not (distances need the kiosk's position)") }
-        case .file?, .auto?, nil: break
+        let needsStation = c.feed?.sources.contains { spec in
+            switch spec {
+            case .http, .https, .sbs, .aggregator, .several: return true // only local files have a receiver.json beside them
+            case .file, .auto: return false
+            }
+        } ?? false
+        if needsStation && c.station == nil {
+            problems.append("\(name): feed is set but station is not (distances need the kiosk's position)")
         }
         return (c, problems)
     }

@@ -24,30 +24,18 @@ import gzip, http.client, json, os, shutil, socket, ssl, subprocess, sys, tempfi
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from waiting import wait_for  # noqa: E402
 from control import command, stop  # noqa: E402
+from loopback import Tally, answers, free_port  # noqa: E402
 
 kiosk = sys.argv[1]
 here = os.path.dirname(os.path.abspath(__file__))
 capture = os.path.join(here, "..", "FeedTests", "Fixtures", "readsb_overirvine_170ac.json")
 STATION = "33.635029, -117.842218"
-passed = failed = 0
+tally = Tally()
+check = tally.check
 work = tempfile.mkdtemp(prefix="rk-https-")
 os.chmod(work, 0o755)
 
 
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok: {name}", flush=True)
-    else:
-        failed += 1
-        print(f"FAIL: {name} {detail}".rstrip(), flush=True)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def openssl(*args):
@@ -121,13 +109,6 @@ nginx_output = open(os.path.join(prefix, "stderr.log"), "w+")
 nginx = subprocess.Popen(["/usr/sbin/nginx", "-p", prefix, "-c", os.path.join(prefix, "nginx.conf")],
                          stdout=nginx_output, stderr=nginx_output)
 
-
-def answers(port):
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-            return True
-    except OSError:
-        return False
 
 
 def requests(port, path, prefix=False):
@@ -320,5 +301,5 @@ finally:
 
 if not os.environ.get("KEEP"):
     shutil.rmtree(work, ignore_errors=True)
-print(f"https: {passed} passed, {failed} failed", flush=True)
-sys.exit(1 if failed else 0)
+print(f"https: {tally.passed} passed, {tally.failed} failed", flush=True)
+sys.exit(1 if tally.failed else 0)

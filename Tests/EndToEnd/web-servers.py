@@ -13,43 +13,24 @@ says so), show the aircraft overhead, go back to STANDBY when it leaves, say
 Then `feed = auto` with nothing local finds lighttpd on 127.0.0.1:8080 at
 /data/aircraft.json (the adsb.im layout). Every wait has a time limit.
 Usage: web-servers.py PATH/radar-kiosk"""
-import json, os, shutil, socket, subprocess, sys, tempfile
+import json, os, shutil, socket, subprocess, sys, tempfile, threading, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from waiting import wait_for  # noqa: E402
 from control import command, stop  # noqa: E402
+from loopback import Tally, answers, free_port  # noqa: E402
 
 kiosk = sys.argv[1]
 here = os.path.dirname(os.path.abspath(__file__))
 capture = os.path.join(here, "..", "FeedTests", "Fixtures", "readsb_overirvine_170ac.json")
 STATION = "33.635029, -117.842218"
-passed = failed = 0
+tally = Tally()
+check = tally.check
 work = tempfile.mkdtemp(prefix="rk-web-")
 # nginx's and lighttpd's workers may run as another user: everything they serve must be readable by all.
 os.chmod(work, 0o755)
 
 
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok: {name}", flush=True)
-    else:
-        failed += 1
-        print(f"FAIL: {name} {detail}".rstrip(), flush=True)
 
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def answers(port):
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-            return True
-    except OSError:
-        return False
 
 
 def put(directory, text):
@@ -220,6 +201,59 @@ else:
         server.terminate()
         server.wait(10)
 
+# Two feeds at once (feed = FILE, http://...): LXJ440 is in both, its position
+# 12 s old and 10 NM away in the file, 3.8 s old and overhead over HTTP. The
+# fresher wins; when the web server goes, the file's aircraft carry on (one
+# line, no "unavailable"). Both keep their receiver time moving, as readsb does.
+directory = os.path.join(work, "two")
+os.makedirs(os.path.join(directory, "www", "data"))
+for d in (directory, os.path.join(directory, "www"), os.path.join(directory, "www", "data")):
+    os.chmod(d, 0o755)
+stale_away = away.replace('"lat":33.850000,"lon":-117.873492,"nic":8,"rc":186,"seen_pos":3.8', '"lat":33.850000,"lon":-117.873492,"nic":8,"rc":186,"seen_pos":12.0')
+assert stale_away != away, "the capture no longer has LXJ440's seen_pos where this test expects it"
+moving = threading.Event()
+
+
+def stamp_both():
+    stamp = f'"now" : {time.time():.1f}'
+    put(directory, stale_away.replace('"now" : 1643337806.2', stamp, 1))
+    put(os.path.join(directory, "www", "data"), original.replace('"now" : 1643337806.2', stamp, 1))
+
+
+def keep_moving():
+    while not moving.wait(0.5):
+        stamp_both()
+
+
+stamp_both()
+keep_moving_thread = threading.Thread(target=keep_moving, daemon=True)
+keep_moving_thread.start()
+port = free_port()
+output = open(os.path.join(directory, "server.log"), "w+")
+server = python_server(os.path.join(directory, "www"), port, output)
+proc = None
+try:
+    if wait_for(lambda: answers(port), 20):
+        proc, sock, log = start_kiosk(directory, f"{directory}/aircraft.json, http://127.0.0.1:{port}/data/aircraft.json")
+        fresher = wait_for(lambda: mode(sock) == ("overflight", "LXJ440"), 30)
+        check("two feeds: the fresher position of the same aircraft is the one shown (overhead, LXJ440)", fresher,
+              repr(mode(sock)) + kiosk_text(log)[-400:])
+        server.terminate()
+        server.wait(10)
+        carried = wait_for(lambda: "the other feeds carry on" in kiosk_text(log) and mode(sock)[0] == "standby", 30)
+        state = command(sock, '{"cmd":"get"}', 2).get("state", {})
+        check("two feeds: the web server gone, the file's aircraft carry on (its LXJ440 10 NM away: standby, no note)",
+              carried and not state.get("note") and "showing STANDBY and retrying" not in kiosk_text(log), repr(state) + kiosk_text(log)[-1500:])
+    else:
+        check("two feeds: http.server starts", False, server_log(output)[-400:])
+finally:
+    moving.set()
+    if proc is not None:
+        stop(proc)
+    if server.poll() is None:
+        server.terminate()
+        server.wait(10)
+
 shutil.rmtree(work, ignore_errors=True)
-print(f"web servers: {passed} passed, {failed} failed", flush=True)
-sys.exit(1 if failed else 0)
+print(f"web servers: {tally.passed} passed, {tally.failed} failed", flush=True)
+sys.exit(1 if tally.failed else 0)

@@ -164,6 +164,15 @@ import Input
         #expect(FeedSpec.aggregator(.adsbFi).attribution == "Data: https://adsb.fi" && FeedSpec.auto.attribution == nil)
         let (aggregated, problems) = KioskConfiguration.parse("feed = adsb.lol\n", name: "k.conf")
         #expect(aggregated.feed == .aggregator(.adsbLol) && problems == ["k.conf: feed is set but station is not (distances need the kiosk's position)"])
+        #expect(try FeedSpec(parsing: "/run/readsb/aircraft.json, /run/skyaware978/aircraft.json,adsb.lol")
+                == .several([.file("/run/readsb/aircraft.json"), .file("/run/skyaware978/aircraft.json"), .aggregator(.adsbLol)]))
+        #expect(FeedSpec.several([.file("/a.json"), .aggregator(.adsbFi)]).description == "/a.json, adsb.fi")
+        #expect(FeedSpec.several([.file("/a.json"), .aggregator(.adsbFi)]).attribution == "Data: https://adsb.fi")
+        #expect(KioskConfiguration.parse("feed = /a.json, /b.json\n", name: "k").1.isEmpty, "local files: their receiver.json")
+        #expect(KioskConfiguration.parse("feed = /a.json, adsb.fi\n", name: "k").1.count == 1, "an aggregator needs the station")
+        for bad in ["/a.json,", "/a.json, /a.json", "/a, /b, /c, /d, /e", "/a.json, relative.json"] {
+            #expect(throws: FeedError.self, "\(bad)") { try FeedSpec(parsing: bad) }
+        }
         for bad in ["http://", "sbs://host", "sbs://host:0", "sbs://host:70000", "sbs://::1:30003", "http://host:x/", "ftp://x",
                     "https://host/a b", "http://host/a\r\nX-Injected: 1", "adsb.example"] {
             #expect(throws: FeedError.self, "\(bad)") { try FeedSpec(parsing: bad) }
