@@ -17,6 +17,18 @@ public protocol FeedSource: EventSource<FeedEvent> {
     var name: String { get }
 }
 
+/// One source as `get` and MQTT report it: its name, and whether its data
+/// is coming in now.
+public struct FeedSourceStatus: Equatable, Sendable {
+    public let name: String
+    public let isLive: Bool
+
+    public init(name: String, isLive: Bool) {
+        self.name = name
+        self.isLive = isLive
+    }
+}
+
 /// A feed setting that cannot work, with what is wrong.
 public struct FeedError: Error, CustomStringConvertible, Sendable {
     public let description: String

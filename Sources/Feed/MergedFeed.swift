@@ -52,7 +52,12 @@ public final class MergedFeed: FeedSource {
 
     /// Which sources are working now (a snapshot and no failure since).
     public var liveSources: [String] {
-        members.indices.filter { latest[$0] != nil && failing[$0] == nil }.map { members[$0].source.name }
+        statuses.filter(\.isLive).map(\.name)
+    }
+
+    /// Each source and whether it is working now.
+    public var statuses: [FeedSourceStatus] {
+        members.indices.map { FeedSourceStatus(name: members[$0].source.name, isLive: latest[$0] != nil && failing[$0] == nil) }
     }
 
     public func forEachDescriptor(_ body: (Int32) -> Void) {

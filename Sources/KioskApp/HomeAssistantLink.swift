@@ -1,3 +1,4 @@
+import Feed
 import JSON
 import KioskModel
 import MQTT
@@ -88,7 +89,7 @@ final class HomeAssistantLink: EventSource {
 
     /// Publishes what changed: the state, overhead, the screen and brightness,
     /// and an event when an overflight starts or ends.
-    func observe(_ state: KioskState, screen: ScreenPower, wallClock: Double) {
+    func observe(_ state: KioskState, screen: ScreenPower, feeds: [FeedSourceStatus]? = nil, wallClock: Double) {
         guard client.isConnected else { return }
         if let ended = tracker.observe(state, at: wallClock) {
             client.publish(MQTTMessage(topic: base + "/event", text: #"{"event":"overflight_end","overflight":\#(ended.jsonLine)}"#))
@@ -102,6 +103,7 @@ final class HomeAssistantLink: EventSource {
         retain(base + "/overhead", state.mode == .overflight ? "ON" : "OFF")
         retain(base + "/screen", screen.isOn ? "ON" : "OFF")
         if case let .on(brightness) = screen { retain(base + "/brightness", String(Int((brightness * 100).rounded()))) }
+        if let feeds { retain(base + "/feeds", KioskCommand.feedsJSON(feeds).serialized) }
     }
 
     private func retain(_ topic: String, _ value: String) {

@@ -122,7 +122,8 @@ public enum KioskRun {
                 service.mqtt = link
                 loop.add(link)
                 screen.changed = { [unowned service] time in
-                    service.mqtt?.observe(service.controller.state, screen: service.controller.screenPower(at: time), wallClock: WallClock.now())
+                    service.mqtt?.observe(service.controller.state, screen: service.controller.screenPower(at: time),
+                                          feeds: service.controller.feed?.sourceStatuses, wallClock: WallClock.now())
                 }
                 Log.line("radar-kiosk: mqtt broker \(broker), topics \(config.mqttTopic)/…" + (config.mqttDiscovery ? ", Home Assistant discovery under \(config.mqttDiscoveryPrefix)/" : ""))
             } catch {
@@ -142,7 +143,10 @@ public enum KioskRun {
             loop.add(source)
         }
         let feedSource = try interpreter.flatMap { _ in try makeFeedSource(config) }
-        if let interpreter, let feedSource { loop.add(FeedInput(feedSource, interpreter: interpreter)) }
+        if let interpreter, let feedSource {
+            loop.add(FeedInput(feedSource, interpreter: interpreter))
+            if let merged = feedSource as? MergedFeed { interpreter.memberStatuses = { [unowned merged] in merged.statuses } }
+        }
         Log.line("radar-kiosk: " + feedLine(asked: askedFeed, resolved: config.feed, source: feedSource))
         if config.keyboard != .none {
             let only: String? = if case let .device(path) = config.keyboard { path } else { nil }

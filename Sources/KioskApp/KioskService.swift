@@ -89,7 +89,7 @@ final class KioskService {
         overflightLog?.observe(controller.state, now: time)
         driveAlertLine()
         screen?.apply(at: time)
-        mqtt?.observe(controller.state, screen: controller.screenPower(at: time), wallClock: WallClock.now())
+        mqtt?.observe(controller.state, screen: controller.screenPower(at: time), feeds: controller.feed?.sourceStatuses, wallClock: WallClock.now())
         let client: CommandClient
         switch event {
         case let .commandLine(_, sender), let .screenshotWritten(_, sender): client = sender

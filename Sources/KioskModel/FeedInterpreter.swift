@@ -26,6 +26,18 @@ public final class FeedInterpreter {
     /// The failure being held, until the data goes stale.
     private var heldFailure: String?
 
+    /// Each source's status, when the source is several (a merged feed's own).
+    public var memberStatuses: (() -> [FeedSourceStatus])?
+
+    /// Whether good data is coming in: a snapshot taken, no failure held, not stale.
+    public var isLive: Bool { note == nil && heldFailure == nil && snapshotCount > 0 }
+
+    /// Each source and whether it is live, for `get` and MQTT.
+    public var sourceStatuses: [FeedSourceStatus] {
+        guard isLive else { return (memberStatuses?() ?? [FeedSourceStatus(name: sourceName, isLive: false)]).map { FeedSourceStatus(name: $0.name, isLive: false) } }
+        return memberStatuses?() ?? [FeedSourceStatus(name: sourceName, isLive: true)]
+    }
+
     /// The note shown while the receiver is unavailable.
     public static let unavailableNote = "Receiver unavailable — retrying"
 

@@ -1,3 +1,4 @@
+import Feed
 import JSON
 
 /// A command from stdin, the control socket, or an autoplay file (ARCHITECTURE.md).
@@ -75,11 +76,19 @@ public enum KioskCommand: Equatable, Sendable {
 
     public static let okReply = JSONValue.object(["ok": .bool(true)]).serialized
 
-    /// `{"ok":true,"state":{...},"animating":false,"screen":"on"}`
-    public static func stateReply(_ state: KioskState, animating: Bool, screen: ScreenPower) -> String {
+    /// `{"ok":true,"state":{...},"animating":false,"screen":"on"}`, and with
+    /// a feed `"feeds":[{"name":"...","live":true}]`.
+    public static func stateReply(_ state: KioskState, animating: Bool, screen: ScreenPower, feeds: [FeedSourceStatus]? = nil) -> String {
         var screenJSON: [String: JSONValue] = ["power": .string(screen.isOn ? "on" : "off")]
         if case let .on(brightness) = screen { screenJSON["brightness"] = .number((brightness * 100).rounded()) }
-        return JSONValue.object(["ok": .bool(true), "state": state.json, "animating": .bool(animating), "screen": .object(screenJSON)]).serialized
+        var reply: [String: JSONValue] = ["ok": .bool(true), "state": state.json, "animating": .bool(animating), "screen": .object(screenJSON)]
+        if let feeds { reply["feeds"] = feedsJSON(feeds) }
+        return JSONValue.object(reply).serialized
+    }
+
+    /// The sources as `get` and MQTT's `feeds` topic give them.
+    public static func feedsJSON(_ feeds: [FeedSourceStatus]) -> JSONValue {
+        .array(feeds.map { .object(["name": .string($0.name), "live": .bool($0.isLive)]) })
     }
 }
 

@@ -226,7 +226,8 @@ public final class KioskController {
             apply(newState, at: time)
             return Response(reply: KioskCommand.okReply)
         case .get:
-            return Response(reply: KioskCommand.stateReply(state, animating: isAnimating(at: time), screen: screenPower(at: time)))
+            return Response(reply: KioskCommand.stateReply(state, animating: isAnimating(at: time), screen: screenPower(at: time),
+                                                           feeds: feed?.sourceStatuses))
         case let .screenshot(path):
             return Response(screenshotPath: path)
         case let .screen(power, brightness):

@@ -238,12 +238,16 @@ try:
         fresher = wait_for(lambda: mode(sock) == ("overflight", "LXJ440"), 30)
         check("two feeds: the fresher position of the same aircraft is the one shown (overhead, LXJ440)", fresher,
               repr(mode(sock)) + kiosk_text(log)[-400:])
+        url = f"http://127.0.0.1:{port}/data/aircraft.json"
+        feeds = lambda: {f["name"]: f["live"] for f in command(sock, '{"cmd":"get"}', 2).get("feeds", [])}  # noqa: E731
+        check("two feeds: get says both are live", feeds() == {f"{directory}/aircraft.json": True, url: True}, repr(feeds()))
         server.terminate()
         server.wait(10)
         carried = wait_for(lambda: "the other feeds carry on" in kiosk_text(log) and mode(sock)[0] == "standby", 30)
         state = command(sock, '{"cmd":"get"}', 2).get("state", {})
         check("two feeds: the web server gone, the file's aircraft carry on (its LXJ440 10 NM away: standby, no note)",
               carried and not state.get("note") and "showing STANDBY and retrying" not in kiosk_text(log), repr(state) + kiosk_text(log)[-1500:])
+        check("two feeds: get says which is live now", feeds() == {f"{directory}/aircraft.json": True, url: False}, repr(feeds()))
     else:
         check("two feeds: http.server starts", False, server_log(output)[-400:])
 finally:

@@ -52,6 +52,21 @@ import SystemIO
         }
     }
 
+    @Test func getSaysWhetherTheFeedIsLive() throws {
+        let c = KioskController(layout: Self.layout)
+        #expect(!c.perform(.get, at: 0).reply!.contains("feeds"), "no feed, no feeds")
+        let (interpreter, events) = Self.feed()
+        c.feed = interpreter
+        #expect(c.perform(.get, at: 0).reply!.contains(#""feeds":[{"live":false,"name":"test"}]"#), "nothing has come yet")
+        _ = c.handle(.feed(events), at: 1)
+        #expect(c.perform(.get, at: 1).reply!.contains(#""feeds":[{"live":true,"name":"test"}]"#))
+        interpreter.memberStatuses = { [FeedSourceStatus(name: "/a.json", isLive: true), FeedSourceStatus(name: "adsb.fi", isLive: false)] }
+        #expect(c.perform(.get, at: 1).reply!.contains(#""feeds":[{"live":true,"name":"/a.json"},{"live":false,"name":"adsb.fi"}]"#))
+        _ = c.handle(.feed([.failed("test: gone")]), at: 30)
+        #expect(c.perform(.get, at: 30).reply!.contains(#""feeds":[{"live":false,"name":"/a.json"},{"live":false,"name":"adsb.fi"}]"#),
+                "all failing: none is live")
+    }
+
     @Test func anAggregatorsCreditShowsInStandbyOnly() {
         let credited = KioskController(layout: Self.layout, attribution: "Data: adsb.lol (ODbL)")
         _ = credited.frameNeeded(at: 0)
