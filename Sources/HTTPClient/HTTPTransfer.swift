@@ -234,7 +234,7 @@ public final class HTTPTransfer {
         case CURLE_COULDNT_CONNECT:
             var error = 0
             radar_curl_easy_get_long(easy, CURLINFO_OS_ERRNO, &error)
-            return error != 0 ? SystemError.reason(Int32(error)) : "cannot connect"
+            return error != 0 ? SystemError.connectReason(Int32(error)) : "cannot connect"
         case CURLE_COULDNT_RESOLVE_HOST:
             return "cannot resolve the host name"
         case CURLE_TOO_MANY_REDIRECTS:

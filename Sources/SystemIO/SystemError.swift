@@ -28,6 +28,15 @@ public struct SystemError: Error, CustomStringConvertible, Equatable, Sendable {
 
     public static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
 
+    /// Why a connect failed. EPERM there is no firewall on the other side:
+    /// this machine refused it (systemd's IPAddressDeny= is a cgroup filter
+    /// that fails connect with EPERM), so the line says where to look.
+    public static func connectReason(_ code: Int32) -> String {
+        guard code == EPERM else { return reason(code) }
+        return reason(code) + " (refused on this machine: the service may reach only localhost and link-local addresses"
+            + " unless a drop-in adds IPAddressAllow=; see the README's \"Deploying to a board\")"
+    }
+
     /// The reason for the current `errno`, for messages built by hand.
     public static var lastReason: String { reason(errno) }
 

@@ -63,7 +63,7 @@ public final class TCPConnection {
             var error: Int32 = 0
             var length = socklen_t(MemoryLayout<Int32>.size)
             getsockopt(socket.rawValue, SOL_SOCKET, SO_ERROR, &error, &length)
-            if error != 0 { self.socket = nil; return .failed(SystemError.reason(error)) }
+            if error != 0 { self.socket = nil; return .failed(SystemError.connectReason(error)) }
             var pending = pollfd(fd: socket.rawValue, events: Int16(POLLOUT), revents: 0)
             if poll(&pending, 1, 0) > 0 && pending.revents & Int16(POLLOUT) != 0 {
                 self.socket = nil
@@ -98,7 +98,7 @@ public final class TCPConnection {
         let status = address.bytes.withUnsafeBytes { raw in
             Glibc.connect(fd, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))
         }
-        if status != 0 && errno != EINPROGRESS { return .failed(SystemError.lastReason) }
+        if status != 0 && errno != EINPROGRESS { return .failed(SystemError.connectReason(errno)) }
         socket = candidate
         startedAt = now
         return .waiting

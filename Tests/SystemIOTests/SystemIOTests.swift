@@ -32,6 +32,12 @@ import Glibc
         #expect("".textLines.isEmpty && "x".textLines == ["x"])
     }
 
+    @Test func aConnectRefusedOnThisMachineNamesTheServicesPolicy() {
+        let refused = SystemError.connectReason(EPERM)
+        #expect(refused.hasPrefix("Operation not permitted (refused on this machine") && refused.contains("IPAddressAllow="))
+        #expect(SystemError.connectReason(ECONNREFUSED) == "Connection refused", "a peer's refusal is the peer's")
+    }
+
     @Test func textFromOutsideIsOneCleanLine() {
         #expect(ExternalText.oneLine("BAW\nSTOPPING=1\n", maximumBytes: 100) == "BAW\\nSTOPPING=1\\n")
         #expect(ExternalText.oneLine("a\u{0}b\u{1b}[31m", maximumBytes: 100) == "a\\u{0}b\\u{1b}[31m")
