@@ -42,6 +42,7 @@ public final class StandingData {
 
     private let file: MappedFile
     private let fields: [UInt32]
+    private var cutShort = false
 
     public var path: String { file.path }
     public var routeCount: Int { Int(field(.routesCount)) }
@@ -72,8 +73,21 @@ public final class StandingData {
 
     // MARK: Lookups
 
+    /// Whether the file is still whole: one cut short under the kiosk (`cp`
+    /// over it) answers nothing from then on, said once, rather than a
+    /// lookup touching a page that is gone (SIGBUS).
+    private var isReadable: Bool {
+        if cutShort { return false }
+        if file.isIntact { return true }
+        cutShort = true
+        Log.line("radar-kiosk: standing data \(path) was changed in place while in use; no routes or names until the kiosk restarts"
+                 + " (replace it by renaming a new file over it, as install and dpkg do)")
+        return false
+    }
+
     /// The scheduled route of a callsign, normalised as the data's README says.
     public func route(forCallsign callsign: String) -> Route? {
+        guard isReadable else { return nil }
         guard let (airline, number) = normalise(callsign),
               let block = search(.blocksOffset, .blocksCount, StandingDataFormat.blockSize, for: airline) else { return nil }
         let base = offset(.blocksOffset) + block * StandingDataFormat.blockSize
@@ -95,6 +109,7 @@ public final class StandingData {
 
     /// An airport by the code routes use (ICAO, or IATA for airports without one).
     public func airport(code: String) -> Airport? {
+        guard isReadable else { return nil }
         guard let key = StandingDataFormat.key(code),
               let i = search(.airportsOffset, .airportsCount, StandingDataFormat.airportSize, for: key) else { return nil }
         return airport(at: i)
@@ -102,6 +117,7 @@ public final class StandingData {
 
     /// The airline's name, by its ICAO (or, for airlines without one, IATA) code.
     public func airlineName(code: String) -> String? {
+        guard isReadable else { return nil }
         guard let key = StandingDataFormat.key(code),
               let i = search(.airlinesOffset, .airlinesCount, StandingDataFormat.airlineSize, for: key) else { return nil }
         let base = offset(.airlinesOffset) + i * StandingDataFormat.airlineSize
@@ -110,6 +126,7 @@ public final class StandingData {
 
     /// An ICAO type designator's manufacturer and model.
     public func aircraftType(designator: String) -> AircraftType? {
+        guard isReadable else { return nil }
         guard let key = StandingDataFormat.key(designator),
               let i = search(.typesOffset, .typesCount, StandingDataFormat.typeSize, for: key) else { return nil }
         let base = offset(.typesOffset) + i * StandingDataFormat.typeSize
@@ -120,6 +137,7 @@ public final class StandingData {
 
     /// The data's record of an airframe by its 24-bit address ("4ca7b5" or "4CA7B5").
     public func aircraft(address hex: String) -> AircraftRecord? {
+        guard isReadable else { return nil }
         guard hex.utf8.count == 6, let address = UInt32(hex, radix: 16),
               let i = search(.aircraftOffset, .aircraftCount, StandingDataFormat.aircraftSize, for: address) else { return nil }
         let base = offset(.aircraftOffset) + i * StandingDataFormat.aircraftSize

@@ -10,6 +10,8 @@ public final class MappedFile {
     public let path: String
     public let count: Int
     private let base: UnsafeRawPointer?
+    /// Kept open to ask whether the file is still as long as the mapping.
+    private let file: FileDescriptor
 
     public init(path: String) throws {
         let file: FileDescriptor
@@ -20,6 +22,7 @@ public final class MappedFile {
         var info = stat()
         guard fstat(file.rawValue, &info) == 0 else { throw FileContentsError("\(path): cannot stat (\(SystemError.lastReason))") }
         self.path = path
+        self.file = file
         count = Int(info.st_size)
         if count == 0 {
             base = nil
@@ -40,6 +43,16 @@ public final class MappedFile {
     /// background: later lookups then touch memory, not the disk (an SD card).
     public func prefetch() {
         if let base { _ = madvise(UnsafeMutableRawPointer(mutating: base), count, MADV_WILLNEED) }
+    }
+
+    /// Whether every mapped byte is still in the file. A file cut short in
+    /// place (`cp` over it truncates first) makes touching the lost pages a
+    /// SIGBUS that kills the process: ask before each lookup. (One fstat;
+    /// replacing the file by rename, as dpkg and `install` do, keeps the
+    /// mapped one whole.)
+    public var isIntact: Bool {
+        var info = stat()
+        return fstat(file.rawValue, &info) == 0 && Int(info.st_size) >= count
     }
 
     /// The file's bytes, valid while this object lives.

@@ -7,7 +7,7 @@ its refresh (frame interval p99 within 2x the period, read from the frame
 times of its own recording), answer `get` on its socket within 100 ms, and
 stay under 64 MiB resident. Every wait has a time limit.
 Usage: hostile.py PATH/radar-kiosk"""
-import json, os, random, re, signal, socket, struct, subprocess, sys, tempfile, threading, time
+import json, os, random, re, shutil, signal, socket, struct, subprocess, sys, tempfile, threading, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from waiting import wait_for  # noqa: E402
 from recording import GET_ANSWER_LIMIT, frame_times, p99  # noqa: E402
@@ -421,6 +421,59 @@ if can_blackhole:
         if k:
             k.stop()
 dns.close()
+
+# Standing data copied over in place while the kiosk looks callsigns up in it
+# (`cp new.rksd standing-data.rksd` truncates the mapped file first): touching
+# a page that is gone was a SIGBUS that killed the kiosk. Now: one line, the
+# card without routes, the kiosk drawing on.
+here = os.path.dirname(os.path.abspath(__file__))
+standing_source = os.path.join(here, "..", "..", "Data", "standing-data.rksd")
+standing_live = os.path.join(work, "standing-data.rksd")
+shutil.copyfile(standing_source, standing_live)
+lookups_dir = os.path.join(work, "lookups")
+os.makedirs(lookups_dir, exist_ok=True)
+
+
+def callsigns(round_number):
+    """The Irvine capture with every callsign new, so each snapshot asks the standing data again."""
+    data = json.load(open(os.path.join(here, "..", "FeedTests", "Fixtures", "readsb_overirvine_170ac.json")))
+    for i, entry in enumerate(data["aircraft"]):
+        entry["flight"] = f"BAW{(round_number * 200 + i) % 10000:04d}"
+        entry["t"] = ["B789", "A320", "B738", "E190"][i % 4]
+    data["now"] = time.time()
+    return json.dumps(data)
+
+
+def put_lookups(text):
+    with open(os.path.join(lookups_dir, ".a.tmp"), "w") as f:
+        f.write(text)
+    os.rename(os.path.join(lookups_dir, ".a.tmp"), os.path.join(lookups_dir, "aircraft.json"))
+
+
+def standing_section(k):
+    def overwrite(stop):
+        n = 0
+        original = open(standing_source, "rb").read()
+        while not stop.is_set():
+            # In place, as cp does it on an SD card: truncated, then written over half a second.
+            with open(standing_live, "r+b") as f:
+                f.truncate(0)
+                for start in range(0, len(original), 256 << 10):
+                    f.write(original[start:start + (256 << 10)])
+                    f.flush()
+                    n += 1
+                    put_lookups(callsigns(n))
+                    stop.wait(0.02)
+    under_attack("the standing data copied over in place while callsigns are looked up", k, overwrite, 6)
+    said = k.text().count("was changed in place while in use")
+    check("the standing data changed under the kiosk is one line, not a SIGBUS", said == 1 and k.proc.poll() is None,
+          f"({said} lines; exit {k.proc.poll()}) " + k.text()[-300:])
+
+
+put_lookups(callsigns(0))
+# Irvine, where the capture's LXJ440 is overhead: its card is what asks for routes and names.
+with_kiosk(standing_section, "standing", conf=f"feed = {lookups_dir}/aircraft.json\nstation = 33.635029, -117.842218\n"
+                                              f"standing_data = {standing_live}\n")
 
 # ---------------------------------------------------------------- files, paths, signals
 fifo = os.path.join(work, "fifo.conf")

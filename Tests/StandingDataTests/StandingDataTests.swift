@@ -115,6 +115,21 @@ import SystemIO
         for invalid in ["EZY12345", "EZY1A2", "EZYABC", "EZY1ABC"] { #expect(key(invalid) == nil, "\(invalid)") }
     }
 
+    /// `cp` over the file while it is mapped truncates it first: a lookup
+    /// then touching a page that is gone would be a SIGBUS. Lookups stop instead.
+    @Test func aFileCutShortUnderTheKioskAnswersNothingAndDoesNotCrash() throws {
+        let path = NSTemporaryDirectory() + "rk-cut-\(getpid())-\(UUID().uuidString).rksd"
+        _ = try StandingDataImport.run(from: Self.fixtures, to: path)
+        defer { unlink(path) }
+        let data = try StandingData(path: path)
+        let callsign = try #require(try csv("routes/schema-01/B/BAW-all.csv").map { $0["Callsign"]! }.first { data.route(forCallsign: $0) != nil })
+        #expect(data.route(forCallsign: callsign) != nil)
+        #expect(truncate(path, 0) == 0)
+        #expect(data.route(forCallsign: callsign) == nil, "no lookup past the end of the file")
+        #expect(data.airport(code: "EGLL") == nil && data.airlineName(code: "BAW") == nil && data.aircraftType(designator: "B789") == nil
+                && data.aircraft(address: "400000") == nil)
+    }
+
     @Test func theShippedFileIsTheSameSnapshot() throws {
         let shipped = try StandingData(path: Self.shipped)
         #expect(shipped.routeCount > 500_000 && shipped.airportCount > 30_000, "\(shipped.routeCount) routes, \(shipped.airportCount) airports")
