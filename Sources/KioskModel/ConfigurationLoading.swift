@@ -2,11 +2,16 @@ import JSON
 import SystemIO
 
 extension KioskConfiguration {
+    /// The largest configuration file read: every key documented is about
+    /// 3 KB, and a reload (SIGHUP) parses it on the loop, so a runaway file
+    /// (15 MB took 150 ms a reload, and a SIGHUP storm held `get` 0.8 s) is refused.
+    public static let maximumFileSize = 1 << 20
+
     /// Reads and checks a configuration file; a bad one is one error listing every problem.
     public static func read(_ path: String) throws -> KioskConfiguration {
         // A file that cannot be read is a configuration mistake like any other (exit 2, not restarted).
         let text: String
-        do { text = try FileContents.text(path) } catch let error as ArgumentError { throw error } catch { throw ArgumentError("\(error)") }
+        do { text = try FileContents.text(path, limit: maximumFileSize) } catch let error as ArgumentError { throw error } catch { throw ArgumentError("\(error)") }
         let (config, problems) = parse(text, name: path)
         guard problems.isEmpty else {
             throw ArgumentError(problems.joined(separator: "\n") + "\n\(path): \(problems.count) problem\(problems.count == 1 ? "" : "s")")

@@ -131,7 +131,7 @@ enum RadarKioskCommand {
         case "outputs": return outputsCommand(free: args.has("--free"))
         case "check-config":
             let path = try args.onlyPositional("check-config", "FILE")
-            let (_, problems) = KioskConfiguration.parse(try FileContents.text(path), name: path)
+            let (_, problems) = KioskConfiguration.parse(try FileContents.text(path, limit: KioskConfiguration.maximumFileSize), name: path)
             for p in problems { print(p) }
             print(problems.isEmpty ? "\(path): ok" : "\(path): \(problems.count) problem\(problems.count == 1 ? "" : "s")")
             return problems.isEmpty ? 0 : 1

@@ -475,6 +475,40 @@ put_lookups(callsigns(0))
 with_kiosk(standing_section, "standing", conf=f"feed = {lookups_dir}/aircraft.json\nstation = 33.635029, -117.842218\n"
                                               f"standing_data = {standing_live}\n")
 
+# A SIGHUP storm with a large configuration (half a MiB of comments): a
+# reload parses the file on the loop, so reloads are paced to one a second
+# and the last is kept; a 15 MB file is refused outright (exit 2, one line).
+def storm_section(k):
+    def storm(stop):
+        while not stop.is_set():
+            for _ in range(50):
+                os.kill(k.proc.pid, signal.SIGHUP)
+            stop.wait(0.001)
+    before = k.text().count("configuration reloaded")
+    began = time.time()
+    under_attack("a SIGHUP storm (tens of thousands a second) with a 0.5 MiB configuration", k, storm, 6)
+    reloads = k.text().count("configuration reloaded") - before
+    took = time.time() - began
+    check(f"the storm is paced: {reloads} reloads in {took:.1f} s", 1 <= reloads <= took + 2, k.text()[-200:])
+    # The storm over: one more edit and one SIGHUP, and it takes effect.
+    settled = k.text().count("configuration reloaded")
+    with open(k.conf, "a") as f:
+        f.write("overhead.radius_nm = 2\n")
+    os.kill(k.proc.pid, signal.SIGHUP)
+    check("after the storm, the next edit is reloaded", wait_for(lambda: k.text().count("configuration reloaded") > settled, 5), k.text()[-200:])
+
+
+with_kiosk(storm_section, "sighup-storm", conf=("# " + "x" * 1000 + "\n") * 500)
+huge_conf = os.path.join(work, "huge.conf")
+with open(huge_conf, "w") as f:
+    f.write("display = headless\n" + ("# " + "x" * 1000 + "\n") * 15_000)
+try:
+    result = subprocess.run([kiosk, "run", "--config", huge_conf, "--frames", "300"], stdin=subprocess.DEVNULL, capture_output=True, timeout=20)
+    check("a 15 MB configuration is refused at once, exit 2, one line", result.returncode == 2 and result.stderr.count(b"\n") == 1
+          and b"larger than 1048576 bytes" in result.stderr, result.stderr.decode()[-200:])
+except subprocess.TimeoutExpired:
+    check("a 15 MB configuration is refused at once, exit 2, one line", False, "(still running after 20 s)")
+
 # ---------------------------------------------------------------- files, paths, signals
 fifo = os.path.join(work, "fifo.conf")
 os.mkfifo(fifo)
