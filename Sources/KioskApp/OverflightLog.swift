@@ -50,7 +50,10 @@ final class OverflightLog: EventSource {
         var info = stat()
         if stat(path, &info) == 0, Int(info.st_size) >= rotateBytes { _ = rename(path, path + ".1") }
         do {
-            let file = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, mode: 0o644)
+            // Never blocking: a FIFO at the path would hold the loop (and the
+            // exit, whose SIGTERM waits on the loop) until something read it.
+            let file = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, mode: 0o644)
+            guard file.isRegularFile else { throw FileContentsError("not a regular file") }
             let bytes = Array((waiting.joined(separator: "\n") + "\n").utf8)
             var written = 0
             while written < bytes.count {

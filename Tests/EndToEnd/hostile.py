@@ -521,6 +521,22 @@ try:
 except subprocess.TimeoutExpired:
     check("a FIFO as the configuration file does not block", False)
 
+# The overflight log at a FIFO nobody reads: opening it for writing blocked
+# the loop, and the exit's flush with it (SIGTERM waits on the loop), for ever.
+log_fifo = os.path.join(work, "overflights.fifo")
+os.mkfifo(log_fifo)
+fifo_log_conf = os.path.join(work, "fifo-log.conf")
+with open(fifo_log_conf, "w") as f:
+    f.write(f"display = headless\nsize = 160x96\nkeyboard = none\noverflight_log = {log_fifo}\n")
+commands = b'{"cmd":"set","state":{"mode":"overflight","aircraft":{"callsign":"BAW283"}}}\n{"cmd":"set","state":{"mode":"standby"}}\n'
+try:
+    result = subprocess.run([kiosk, "run", "--config", fifo_log_conf, "--frames", "60"], input=commands, capture_output=True, timeout=20)
+    said = result.stderr.count(b"overflight log " + log_fifo.encode())
+    check("the overflight log at a FIFO: one line, and the kiosk draws and exits", result.returncode == 0 and said == 1
+          and b"60 frames" in result.stderr, result.stderr.decode()[-300:])
+except subprocess.TimeoutExpired:
+    check("the overflight log at a FIFO does not block the kiosk", False, "(still running after 20 s)")
+
 
 def screenshots_section(k):
     command = k.command
