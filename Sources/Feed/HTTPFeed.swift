@@ -104,7 +104,7 @@ public final class HTTPFeed: FeedSource {
                     failuresInARow = 0
                     return [.snapshot(snapshot)]
                 case let .failure(error):
-                    return fail(now, error.description, wait: nil, named: false)
+                    return fail(now, error.description, wait: nil)
                 }
             }
             if now - startedAt > timeout + 10 {
@@ -126,11 +126,10 @@ public final class HTTPFeed: FeedSource {
             case let .refused(message, wait):
                 return fail(now, message, wait: wait)
             case .data:
-                let name = self.name
                 let body = answer.body
                 stage = .parsing
                 parsing.start(at: now) {
-                    do { return .success(try AircraftJSON.parse(body)) } catch { return .failure(FeedError("\(name): \(error)")) }
+                    do { return .success(try AircraftJSON.parse(body)) } catch { return .failure(FeedError("\(error)")) }
                 }
                 return []
             }
@@ -139,11 +138,11 @@ public final class HTTPFeed: FeedSource {
 
     /// One line per kind of failure, and the next try after `wait` (the
     /// server's word) or the policy's backoff.
-    private func fail(_ now: Double, _ message: String, wait: Double?, named: Bool = true) -> [FeedEvent] {
+    private func fail(_ now: Double, _ message: String, wait: Double?) -> [FeedEvent] {
         stage = .idle
         failuresInARow += 1
         retryAt = now + (wait ?? HTTPAnswerPolicy.backoff(interval: interval, failuresInARow: failuresInARow))
-        let line = named ? "\(name): \(message)" : message
+        let line = "\(name): \(message)"
         return failures.isNew(line) ? [.failed(line)] : []
     }
 }

@@ -34,8 +34,9 @@ public final class FeedInterpreter {
 
     /// Each source and whether it is live, for `get` and MQTT.
     public var sourceStatuses: [FeedSourceStatus] {
-        guard isLive else { return (memberStatuses?() ?? [FeedSourceStatus(name: sourceName, isLive: false)]).map { FeedSourceStatus(name: $0.name, isLive: false) } }
-        return memberStatuses?() ?? [FeedSourceStatus(name: sourceName, isLive: true)]
+        let statuses = memberStatuses?() ?? [FeedSourceStatus(name: sourceName, isLive: true)]
+        // Gone to STANDBY: none is live, whatever a member last heard.
+        return isLive ? statuses : statuses.map { FeedSourceStatus(name: $0.name, isLive: false) }
     }
 
     /// The note shown while the receiver is unavailable.
