@@ -5,7 +5,7 @@ import CDRM
 import SystemIO
 
 /// One DRM card node (/dev/dri/cardN), opened once. All libdrm calls and the
-/// unsafe pointer work they need stay inside this type and DRMOutput.
+/// unsafe pointer work they need stay inside this type, DRMCard and DRMOutput.
 public final class DRMDevice {
     public let path: String
     private let descriptor: FileDescriptor
@@ -13,9 +13,15 @@ public final class DRMDevice {
 
     /// A connector as `outputs` lists it.
     public struct Connector: Sendable {
+        /// What the connector says of a screen on it. Composite outputs
+        /// (a Pi's TV out) cannot sense one and say `unknown`.
+        public enum Status: String, Sendable {
+            case connected, disconnected, unknown
+        }
         public let id: UInt32
         public let name: String
-        public let connected: Bool
+        public let status: Status
+        public var connected: Bool { status == .connected }
         public let modes: [Mode]
         public let encoderID: UInt32
         public let possibleCRTCs: UInt32
@@ -84,10 +90,18 @@ public final class DRMDevice {
                 }
             }
             result.append(Connector(id: c.pointee.connector_id, name: "\(typeName)-\(c.pointee.connector_type_id)",
-                                    connected: c.pointee.connection == DRM_MODE_CONNECTED, modes: modes,
+                                    status: Self.status(c.pointee.connection), modes: modes,
                                     encoderID: c.pointee.encoder_id, possibleCRTCs: possible))
         }
         return result
+    }
+
+    private static func status(_ connection: drmModeConnection) -> Connector.Status {
+        switch connection {
+        case DRM_MODE_CONNECTED: return .connected
+        case DRM_MODE_DISCONNECTED: return .disconnected
+        default: return .unknown
+        }
     }
 
     /// CRTC ids in the order the kernel lists them (bit i of possible_crtcs is entry i).

@@ -34,8 +34,6 @@ public final class HeadlessDisplay: Presenter {
     public var pacesWithTimer: Bool { true }
     public var eventDescriptor: Int32? { nil }
     public func handleEvents() {}
-    public func enableTerminalSwitching(signal: Int32) {}
-    public func handleSwitchSignal() -> PresenterChange? { nil }
     public func reprobe() -> PresenterChange? { nil }
     public var pacingSummary: String { "" }
     public func restore() {}

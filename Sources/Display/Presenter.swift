@@ -3,7 +3,8 @@ import Raster
 /// Where frames go: a DRM/KMS output or the headless display. It says
 /// everything the event loop needs of a display, so the loop never asks which
 /// kind it has: whether a frame may be presented now, how presents are paced,
-/// the descriptor of its own events, and what a VT switch or a hotplug did.
+/// the descriptor of its own events, and what a hotplug did. What outputs
+/// share (DRM master, the VT) is their `DisplaySession`'s.
 /// It knows nothing of what is drawn: it hands out a frame in ordinary cached
 /// memory, shows it at the next refresh, and says when it did.
 public protocol Presenter: AnyObject {
@@ -32,11 +33,6 @@ public protocol Presenter: AnyObject {
     /// last present. Returns the time (monotonic seconds) the picture is expected on screen.
     @discardableResult
     func present(damage: IntRect, at time: Double) throws -> Double
-    /// Asks the kernel to send `signal` before switching away from the kiosk's
-    /// VT and after switching back, instead of switching under it.
-    func enableTerminalSwitching(signal: Int32)
-    /// Answers the VT switch signal: let the display go, or take it back.
-    func handleSwitchSignal() -> PresenterChange?
     /// Re-reads the output after a hotplug event.
     func reprobe() -> PresenterChange?
     /// Whether the screen shows the picture; false while blanked.
@@ -46,7 +42,7 @@ public protocol Presenter: AnyObject {
     func setScreenOn(_ on: Bool) throws
     /// One line on how frames were paced, for the summary at exit ("" if nothing to say).
     var pacingSummary: String { get }
-    /// Gives the output back as it was found (the console), after any pending flip.
+    /// Gives the output back as it was found, after any pending flip.
     func restore()
 }
 

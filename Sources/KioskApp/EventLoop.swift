@@ -77,6 +77,8 @@ final class EventLoop {
                 guard let presenter = tick.presenter else { continue }
                 if let fd = presenter.eventDescriptor {
                     sooner(t + 0.25)
+                    // Outputs of one card share its descriptor: polled once, its events go to each of them.
+                    guard !fds.contains(where: { $0.fd == fd }) else { continue }
                     fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
                     // Presenters are owners below zero: -1 the first output's, -2 the next.
                     owners.append(-1 - index)

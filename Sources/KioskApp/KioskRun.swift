@@ -50,31 +50,38 @@ public enum KioskRun {
         // that fails later ends the run with an error, and systemd restarts it.
         let panel = config.size ?? PixelSize(width: 1920, height: 1080)
         let headlessSize = config.rotation.swapsAxes ? PixelSize(width: panel.height, height: panel.width) : panel
-        func openDRM() throws -> DRMDisplay {
-            try DRMDisplay(outputName: config.output, size: config.size.map { ($0.width, $0.height) }, refresh: config.refresh,
-                           rotation: config.rotation, format: config.pixelFormat)
+        func openDRM() throws -> DRMCard {
+            let requests = (0..<config.outputCount).map { index in
+                let asked = config.outputSettings(index)
+                return DRMCard.OutputRequest(name: asked.name, size: asked.size.map { ($0.width, $0.height) }, refresh: asked.refresh,
+                                             rotation: asked.rotation)
+            }
+            return try DRMCard(showing: requests, format: config.pixelFormat)
         }
         func openHeadless() throws -> HeadlessDisplay {
             try HeadlessDisplay(width: headlessSize.width, height: headlessSize.height, refreshRate: config.refresh ?? 60,
                                 recordTo: args.value("--record"))
         }
-        let presenter: Presenter
+        var card: DRMCard?
         var headless: HeadlessDisplay?
         switch config.display {
         case .drm:
-            presenter = try openDRM()
+            card = try openDRM()
         case .auto:
-            do { presenter = try openDRM() } catch let error as DisplayError where error.kind == .unavailable {
+            do { card = try openDRM() } catch let error as DisplayError where error.kind == .unavailable {
                 // Only "no display here": a display that cannot do what was asked is said, not hidden behind a headless one.
                 Log.line("radar-kiosk: no DRM display (\(error)); using the headless display")
                 headless = try openHeadless()
-                presenter = headless!
             }
         case .headless:
             headless = try openHeadless()
-            presenter = headless!
         }
-        defer { presenter.restore() }
+        let presenters: [Presenter] = card?.outputs ?? [headless!]
+        let presenter = presenters[0]
+        defer {
+            card?.restore()
+            headless?.restore()
+        }
         let renderer = KioskRenderer(fonts: fonts)
         let controller = KioskController(layout: KioskLayout(width: presenter.width, height: presenter.height), measure: renderer,
                                          units: config.units, attribution: config.feed?.attribution)
@@ -83,7 +90,7 @@ public enum KioskRun {
         controller.showsTraffic = config.showsTraffic && interpreter != nil
         controller.gpioAction = config.gpioAction
         controller.traffic.setFixedRange(config.trafficRangeNM, at: 0)
-        Log.line("radar-kiosk: showing on \(presenter.name)" + (headless?.recorder.map { ", recording to \($0.path)" } ?? ""))
+        for shown in presenters { Log.line("radar-kiosk: showing on \(shown.name)" + (headless?.recorder.map { ", recording to \($0.path)" } ?? "")) }
 
         if let headless, duration.isFinite {
             let recording = HeadlessRecording(display: headless, controller: controller, renderer: renderer)
@@ -97,6 +104,7 @@ public enum KioskRun {
         controller.keysMayQuit = !notifier.isActive   // under systemd, q does not stop a kiosk
         let service = KioskService(tick: FrameTick(controller: controller, renderer: renderer, presenter: presenter),
                                    configuration: config, notifier: notifier)
+        if let card { service.show(card, at: 0) }
         service.reread = configPath.map { path in { try KioskConfiguration.load(path: path, flags: args) } }
         service.loop.frameLimit = frames
         let loop = service.loop
@@ -107,7 +115,7 @@ public enum KioskRun {
             loop.add(log)
             Log.line("radar-kiosk: logging overflights to \(path)")
         }
-        let screen = ScreenControl(tick: service.loop.tick, schedule: config.night, station: config.station ?? interpreter.map { $0.selector.settings.station },
+        let screen = ScreenControl(ticks: service.loop.ticks, schedule: config.night, station: config.station ?? interpreter.map { $0.selector.settings.station },
                                    backlight: backlight(config.backlight))
         controller.screen = config.screen
         service.screen = screen
@@ -183,7 +191,7 @@ public enum KioskRun {
                 Log.line("radar-kiosk: no netlink uevents (\(SystemError.lastReason)); display hotplug is not followed")
             }
         }
-        presenter.enableTerminalSwitching(signal: SIGUSR2)
+        card?.enableTerminalSwitching(signal: SIGUSR2)
         if config.display == .auto && headless != nil {
             // No display now (a board booted with the cable out, a driver still
             // loading): the first one that appears is taken. Nobody sees the
@@ -198,7 +206,7 @@ public enum KioskRun {
             }
         }
         try service.run()
-        if let taken = service.presenter, taken !== presenter { taken.restore() }
+        if let taken = service.session, taken !== card { taken.restore() }
         return 0
     }
 

@@ -18,8 +18,10 @@ final class KioskService {
     var configuration: KioskConfiguration
     /// Re-reads the configuration (the file, with the flags over it) on SIGHUP.
     var reread: (() throws -> KioskConfiguration)?
-    /// Opens a DRM display if one can be had now: set while running headless for want of one.
-    var takeDisplay: (() -> Presenter?)?
+    /// Opens a DRM card's outputs if they can be had now: set while running headless for want of them.
+    var takeDisplay: (() -> DRMCard?)?
+    /// The card shown on (master, the VT), while there is one: it outlives its outputs' ticks.
+    private(set) var session: DisplaySession?
     var socket: SocketSource?
     /// One line per overflight, when configured.
     var overflightLog: OverflightLog?
@@ -47,6 +49,23 @@ final class KioskService {
 
     var presenter: Presenter? { loop.tick.presenter }
 
+    /// Shows the kiosk on `card`'s outputs: the first output's tick takes the
+    /// first (it may have shown the headless display until now), and each
+    /// further output gets a view of its own, laid out for its size, and a tick.
+    func show(_ card: DRMCard, at time: Double) {
+        session = card
+        let outputs = card.outputs
+        if loop.tick.presenter !== outputs[0] { loop.tick.adopt(outputs[0], at: time) }
+        for output in outputs.dropFirst() {
+            let view = controller.addView(layout: KioskLayout(width: output.width, height: output.height), at: time)
+            loop.add(FrameTick(controller: controller, view: view, renderer: KioskRenderer(fonts: loop.tick.renderer.fonts), presenter: output))
+        }
+        screen?.ticks = loop.ticks
+    }
+
+    /// Every output's name, for the log and STATUS=.
+    var outputNames: String { loop.ticks.compactMap { $0.presenter?.name }.joined(separator: " and ") }
+
     /// Runs until a stop; the display is given back by the caller.
     func run() throws {
         let cpuStart = MonotonicClock.processCPUTime()
@@ -64,7 +83,7 @@ final class KioskService {
             for event in screen.service(now: now) { _ = dispatch(event, at: now) }
             screen.apply(at: now)
             if presenter?.isScreenOn == false {
-                Log.line("radar-kiosk: running on \(presenter?.name ?? ""), screen off")
+                Log.line("radar-kiosk: running on \(outputNames), screen off")
                 notifier.send("READY=1\n" + ServiceNotifier.status(status + ", screen off"))
             }
         }
@@ -73,14 +92,14 @@ final class KioskService {
 
     private func framePresented(_ count: Int) {
         if count == 1 {
-            Log.line("radar-kiosk: first frame on \(presenter?.name ?? "")")
+            Log.line("radar-kiosk: first frame on \(outputNames)")
             notifier.send("READY=1\n" + ServiceNotifier.status(status))
             lastStatus = status
         }
     }
 
     /// "OVERFLIGHT BAW283 on Virtual-1 …", for systemctl status.
-    var status: String { controller.statusLine + " on \(presenter?.name ?? "")" }
+    var status: String { controller.statusLine + " on \(outputNames)" }
 
     /// Acts on one event; false stops the kiosk.
     func dispatch(_ event: KioskEvent, at time: Double) -> Bool {
@@ -147,7 +166,7 @@ final class KioskService {
                 Log.line("radar-kiosk: SIGUSR1: \(refused)")
             }
         case .switchTerminal:
-            guard let change = presenter?.handleSwitchSignal() else { return true }
+            guard let change = session?.handleSwitchSignal() else { return true }
             Log.line(change == .released ? "radar-kiosk: another VT is in front: display released" : "radar-kiosk: back on our VT: repainting")
             _ = controller.handle(.display(change), at: time)
         }
@@ -178,21 +197,25 @@ final class KioskService {
         }
     }
 
-    /// A DRM hotplug: the output re-probed, or, while headless, a display taken.
+    /// A DRM hotplug: each output re-probed, or, while headless, a display taken.
     func hotplug(at time: Double) -> [KioskEvent] {
         if let takeDisplay {
-            guard let display = takeDisplay() else { return [] }
+            guard let card = takeDisplay() else { return [] }
             self.takeDisplay = nil
-            loop.tick.adopt(display, at: time)
-            loop.framePeriod = 1 / display.refreshRate
-            display.enableTerminalSwitching(signal: SIGUSR2)
-            Log.line("radar-kiosk: a display appeared: showing on \(display.name)")
+            show(card, at: time)
+            loop.framePeriod = 1 / card.outputs[0].refreshRate
+            card.enableTerminalSwitching(signal: SIGUSR2)
+            Log.line("radar-kiosk: a display appeared: showing on \(outputNames)")
             notifier.send(ServiceNotifier.status(status))
             return []
         }
-        guard let presenter, let change = presenter.reprobe() else { return [] }
-        Log.line("radar-kiosk: \(presenter.name) \(change == .reconnected ? "is back: repainting" : "is gone: display off until it returns")")
-        return [.display(change)]
+        // Each output on its own: one TV going to sleep leaves the other screen running.
+        for tick in loop.ticks {
+            guard let presenter = tick.presenter, let change = presenter.reprobe() else { continue }
+            Log.line("radar-kiosk: \(presenter.name) \(change == .reconnected ? "is back: repainting" : "is gone: display off until it returns")")
+            if change.needsRepaint { tick.view.requestRepaint() }
+        }
+        return []
     }
 
     private func logSummary(cpu: Double) {

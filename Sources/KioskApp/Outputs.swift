@@ -18,13 +18,14 @@ public func outputsCommand(free: Bool) -> Int32 {
         let master = device.becomeMaster()
         if master { device.dropMaster() }
         let connectors = device.connectors()
-        if connectors.contains(where: { $0.connected && !$0.modes.isEmpty }) && master { anyFree = true }
+        // A composite output cannot sense a screen (status unknown): the kiosk takes it when nothing says connected.
+        if connectors.contains(where: { $0.status != .disconnected && !$0.modes.isEmpty }) && master { anyFree = true }
         if free { continue }
         print("\(path)\(master ? "" : " (held by another program)")")
         for c in connectors {
             let crtc = device.currentCRTC(of: c)
             let current = crtc.flatMap { device.currentMode(ofCRTC: $0) }
-            print("  \(c.name): \(c.connected ? "connected" : "disconnected")" + (current.map { ", showing \($0)" } ?? ""))
+            print("  \(c.name): \(c.status.rawValue)" + (current.map { ", showing \($0)" } ?? ""))
             for m in c.modes { print("    \(m)") }
         }
     }

@@ -13,7 +13,8 @@ import SystemIO
 /// then blanks or lights the display and sets the backlight's level, or,
 /// without a backlight, dims the picture itself.
 final class ScreenControl: EventSource {
-    let tick: FrameTick
+    /// Every output's tick: all are blanked, lit and dimmed together.
+    var ticks: [FrameTick]
     var schedule: NightSchedule?
     var station: GeoPoint?
     let calendar: LocalCalendar
@@ -30,8 +31,8 @@ final class ScreenControl: EventSource {
     /// The wall clock before this is not set yet (a board without a real-time clock before NTP).
     static let earliestPlausibleTime = 1_577_836_800.0   // 2020-01-01
 
-    init(tick: FrameTick, schedule: NightSchedule?, station: GeoPoint?, backlight: Backlight?, calendar: LocalCalendar = .system) {
-        self.tick = tick
+    init(ticks: [FrameTick], schedule: NightSchedule?, station: GeoPoint?, backlight: Backlight?, calendar: LocalCalendar = .system) {
+        self.ticks = ticks
         self.schedule = schedule
         self.station = station
         self.backlight = backlight
@@ -39,7 +40,7 @@ final class ScreenControl: EventSource {
         startBrightness = try? backlight?.brightness()
     }
 
-    var controller: KioskController { tick.controller }
+    var controller: KioskController { ticks[0].controller }
 
     /// The clock being set (NTP, date -s) makes the schedule be read again at once.
     private let clockChanges = WallClockChanges()
@@ -57,6 +58,7 @@ final class ScreenControl: EventSource {
     func service(now: Double) -> [KioskEvent] {
         lastServiced = now
         if let clockChanges, clockChanges.consume() { nextCheck = now }
+
         var events: [KioskEvent] = []
         if let schedule, now >= nextCheck {
             let wall = WallClock.now()
@@ -81,10 +83,12 @@ final class ScreenControl: EventSource {
     /// Makes the display follow the controller's decision at `time`.
     func apply(at time: Double) {
         let power = controller.screenPower(at: time)
-        guard power != applied, let presenter = tick.presenter else { return }
+        guard power != applied else { return }
         let before = applied
         applied = power
-        do { try presenter.setScreenOn(power.isOn) } catch { Log.line("radar-kiosk: \(error)") }
+        for tick in ticks {
+            do { try tick.presenter?.setScreenOn(power.isOn) } catch { Log.line("radar-kiosk: \(error)") }
+        }
         switch power {
         case .off:
             if let backlight { _ = try? backlight.setPower(false) }
@@ -96,9 +100,9 @@ final class ScreenControl: EventSource {
                 } catch { Log.line("radar-kiosk: \(error)") }
             } else {
                 let level = UInt32((brightness * 256).rounded())
-                if level != tick.dimLevel {
+                for tick in ticks where level != tick.dimLevel {
                     tick.dimLevel = level
-                    controller.requestRepaint()
+                    tick.view.requestRepaint()
                 }
             }
         }

@@ -38,20 +38,28 @@ public struct ConfigurationKey: Sendable {
         .init("display", flag: "--display", "auto|drm|headless", "auto", "where to show the kiosk: a free DRM output, else headless (a display that lacks the size or refresh asked for is an error, exit 2)") {
             $0.display = try choice($1, "display")
         },
-        .init("output", flag: "--output", "NAME", "first connected", "DRM connector (HDMI-A-1, DSI-1, Virtual-1) or /dev/dri/by-path/... entry") {
-            $0.output = try nonEmpty($1, "output")
+        .init("output", flag: "--output", "NAME[, NAME]", "first connected", "DRM connector (HDMI-A-1, DSI-1, Virtual-1) or /dev/dri/by-path/... entry, on whichever card has it; several, comma-separated (up to \(KioskConfiguration.maximumOutputs), of one card), each show the kiosk at their own size") {
+            let names = try list($1, "output", maximum: KioskConfiguration.maximumOutputs) { $0 }
+            if names.count > 1, let path = names.first(where: { $0.hasPrefix("/dev/") }) {
+                throw ConfigurationError("output: \(path) names a card, not an output: name the connectors (HDMI-A-1, HDMI-A-2)")
+            }
+            $0.outputs = names
         },
-        .init("size", flag: "--size", "WxH", "the screen's mode", "the mode to choose; unset, the mode on the screen or the preferred one, unless larger than 1920x1080 or slower than 50 Hz where faster is offered: then the largest up to 1920x1080 at its highest refresh, said in the log (headless: the picture size, 1920x1080)") {
-            $0.size = try pixelSize($1, "size")
+        .init("size", flag: "--size", "WxH[, WxH]", "the screen's mode", "the mode to choose (with several outputs, one for all or one each); unset, the mode on the screen or the preferred one, unless larger than 1920x1080 or slower than 50 Hz where faster is offered: then the largest up to 1920x1080 at its highest refresh, said in the log (headless: the picture size, 1920x1080)") {
+            $0.sizes = try list($1, "size", maximum: KioskConfiguration.maximumOutputs) { try pixelSize($0, "size") }
         },
         .init("refresh", flag: "--refresh", "HZ", "preferred mode", "the mode's refresh rate (headless: the simulated rate, 60)") {
             $0.refresh = try number($1, "refresh", 1...240)
         },
-        .init("rotation", flag: "--rotate", "0|90|180|270", "0", "turn the picture clockwise for a panel mounted sideways or upside down (size stays the panel's mode)") {
-            guard let degrees = Int($1), let r = DisplayRotation(degrees: degrees) else {
-                throw ConfigurationError("rotation: expected 0, 90, 180 or 270, not '\($1)'")
+        .init("rotation", flag: "--rotate", "0|90|180|270[, …]", "0", "turn the picture clockwise for a panel mounted sideways or upside down (size stays the panel's mode; with several outputs, one for all or one each)") {
+            let turns = try list($1, "rotation", maximum: KioskConfiguration.maximumOutputs) { text in
+                guard let degrees = Int(text), let r = DisplayRotation(degrees: degrees) else {
+                    throw ConfigurationError("rotation: expected 0, 90, 180 or 270, not '\(ExternalText.oneLine(text, maximumBytes: 40))'")
+                }
+                return r
             }
-            $0.rotation = r
+            // Upright for every output is the default, however it was said.
+            $0.rotations = turns == [.upright] ? [] : turns
         },
         .init("pixel_format", flag: "--pixel-format", "xrgb8888|rgb565", "xrgb8888", "the scanout format: rgb565 for 16-bit panels (dithered)") {
             $0.pixelFormat = try choice($1, "pixel_format")
@@ -247,6 +255,18 @@ public struct ConfigurationKey: Sendable {
     static func nonEmpty(_ value: String, _ key: String) throws -> String {
         guard !value.isEmpty else { throw ConfigurationError("\(key): needs a value") }
         return value
+    }
+
+    /// Comma-separated values, each read by `read`: at least one, at most `maximum`, none repeated.
+    static func list<T: Equatable>(_ value: String, _ key: String, maximum: Int, _ read: (String) throws -> T) throws -> [T] {
+        let parts = value.split(separator: ",", omittingEmptySubsequences: false).map { String($0.trimmed(" \t")) }
+        guard !parts.contains(where: \.isEmpty) else { throw ConfigurationError("\(key): needs a value (an empty item in '\(ExternalText.oneLine(value, maximumBytes: 80))')") }
+        guard parts.count <= maximum else { throw ConfigurationError("\(key): at most \(maximum) values, not \(parts.count)") }
+        let values = try parts.map(read)
+        if key == "output", let twice = parts.indices.first(where: { i in parts[..<i].contains(parts[i]) }) {
+            throw ConfigurationError("\(key): \(ExternalText.oneLine(parts[twice], maximumBytes: 40)) is named twice")
+        }
+        return values
     }
 
     static func choice<T: RawRepresentable & CaseIterable>(_ value: String, _ key: String) throws -> T where T.RawValue == String {

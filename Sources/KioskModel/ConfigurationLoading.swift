@@ -23,6 +23,8 @@ extension KioskConfiguration {
     public static func load(path: String?, flags args: ParsedArguments) throws -> KioskConfiguration {
         var config = try path.map(read) ?? KioskConfiguration()
         try config.applyFlags(args)
+        // Checked again with the flags over the file: --output A,B with the file's one size is fine, two sizes are not.
+        if let problem = config.outputProblems.first { throw ArgumentError(problem) }
         return config
     }
 

@@ -36,6 +36,15 @@ public enum KeyboardChoice: Equatable, Sendable {
     case device(String)
 }
 
+/// What one output is asked to show: which connector, the mode's size and
+/// refresh (nil: the output chooses), and the turn for a panel mounted sideways.
+public struct OutputSettings: Equatable, Sendable {
+    public var name: String?
+    public var size: PixelSize?
+    public var refresh: Double?
+    public var rotation: DisplayRotation
+}
+
 /// A picture or mode size in pixels.
 /// Where overflights are logged.
 public enum OverflightLogChoice: Equatable, Sendable {
@@ -100,10 +109,13 @@ public struct PixelSize: Equatable, Sendable, CustomStringConvertible {
 /// and the help text alike.
 public struct KioskConfiguration: Equatable, Sendable {
     public var display = DisplayChoice.auto
-    public var output: String?
-    public var size: PixelSize?
+    /// The connectors to show on; none: the first connected one.
+    public var outputs: [String] = []
+    /// The modes asked for: none (each output chooses), one for every output, or one each.
+    public var sizes: [PixelSize] = []
     public var refresh: Double?
-    public var rotation = DisplayRotation.upright
+    /// The turns asked for: none (upright), one for every output, or one each.
+    public var rotations: [DisplayRotation] = []
     public var pixelFormat = ScanoutPixelFormat.xrgb8888
     public var fonts: String?
     public var socket: String?
@@ -155,6 +167,35 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var gpioBias = GPIOLine.Bias.asIs
     public var gpioDebounceMilliseconds = 20
     public var gpioAction = GPIOAction.overflight
+    /// The most outputs shown at once: a Pi's two HDMI ports, with room to spare.
+    public static let maximumOutputs = 4
+
+    /// The first output's connector, if one is named.
+    public var output: String? { outputs.first }
+    /// The first output's mode size, if one is asked for (the headless picture's too).
+    public var size: PixelSize? { sizes.first }
+    /// The first output's turn.
+    public var rotation: DisplayRotation { rotations.first ?? .upright }
+
+    /// What output `index` is asked to show: its name, its mode and its turn.
+    public func outputSettings(_ index: Int) -> OutputSettings {
+        func pick<T>(_ values: [T]) -> T? { values.count > index ? values[index] : values.count == 1 ? values[0] : nil }
+        return OutputSettings(name: outputs.count > index ? outputs[index] : nil, size: pick(sizes), refresh: refresh,
+                              rotation: pick(rotations) ?? .upright)
+    }
+
+    /// How many outputs are shown: those named, else the first connected one.
+    public var outputCount: Int { max(outputs.count, 1) }
+
+    /// What is wrong between `output`, `size` and `rotation`: a list of sizes or turns that is not one per output.
+    var outputProblems: [String] {
+        var problems: [String] = []
+        for (key, count) in [("size", sizes.count), ("rotation", rotations.count)] where count > 1 && count != outputCount {
+            problems.append("\(key) gives \(count) values for \(outputCount) output\(outputCount == 1 ? "" : "s") (one for all, or one each)")
+        }
+        return problems
+    }
+
     /// Each key's text as the file or a flag gave it, to tell what a reload changes.
     public private(set) var givenValues: [String: String] = [:]
 
@@ -187,6 +228,7 @@ public struct KioskConfiguration: Equatable, Sendable {
                 problem("\(error)")
             }
         }
+        problems += c.outputProblems.map { "\(name): \($0)" }
         if (c.nightFrom == nil) != (c.nightUntil == nil) {
             problems.append("\(name): night.from and night.until go together (one is set without the other)")
         }

@@ -237,3 +237,41 @@ import Input
         }
     }
 }
+
+/// Several outputs: one name each, the mode and turn for all or one each.
+@Suite struct SeveralOutputsConfigurationTests {
+    @Test func twoOutputsWithASizeAndATurnEach() {
+        let (c, problems) = KioskConfiguration.parse("output = HDMI-A-1, HDMI-A-2\nsize = 1920x1080, 800x480\nrotation = 0,90\n", name: "k.conf")
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(c.outputCount == 2 && c.output == "HDMI-A-1")
+        #expect(c.outputSettings(0) == OutputSettings(name: "HDMI-A-1", size: PixelSize(width: 1920, height: 1080), refresh: nil, rotation: .upright))
+        #expect(c.outputSettings(1) == OutputSettings(name: "HDMI-A-2", size: PixelSize(width: 800, height: 480), refresh: nil, rotation: .quarterTurn))
+    }
+
+    @Test func oneValueIsForEveryOutput() {
+        let (c, problems) = KioskConfiguration.parse("output = HDMI-A-1, HDMI-A-2\nrotation = 180\n", name: "k.conf")
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(c.outputSettings(1).rotation == .halfTurn && c.outputSettings(1).size == nil)
+    }
+
+    @Test func listsThatDoNotMatchTheOutputsAreOneLineEach() {
+        let (_, three) = KioskConfiguration.parse("output = HDMI-A-1, HDMI-A-2\nsize = 800x480, 800x480, 640x480\n", name: "k.conf")
+        #expect(three == ["k.conf: size gives 3 values for 2 outputs (one for all, or one each)"])
+        let (_, twice) = KioskConfiguration.parse("output = HDMI-A-1, HDMI-A-1\n", name: "k.conf")
+        #expect(twice == ["k.conf:1: output: HDMI-A-1 is named twice"])
+        let (_, empty) = KioskConfiguration.parse("output = HDMI-A-1,\n", name: "k.conf")
+        #expect(empty.count == 1 && empty[0].contains("an empty item"))
+        let (_, many) = KioskConfiguration.parse("output = A, B, C, D, E\n", name: "k.conf")
+        #expect(many == ["k.conf:1: output: at most 4 values, not 5"])
+        let (_, card) = KioskConfiguration.parse("output = /dev/dri/card0, HDMI-A-1\n", name: "k.conf")
+        #expect(card.count == 1 && card[0].contains("names a card"))
+    }
+
+    @Test func theFlagsAreCheckedWithTheFileUnderThem() throws {
+        let spec = CommandSpec("run", "", flags: KioskConfiguration.flags)
+        let args = try ParsedArguments.parse(["--output", "HDMI-A-1,HDMI-A-2", "--size", "800x480,640x480,320x240"], for: spec)
+        #expect(throws: ArgumentError.self) { try KioskConfiguration.load(path: nil, flags: args) }
+        let fine = try KioskConfiguration.load(path: nil, flags: try ParsedArguments.parse(["--output", "HDMI-A-1,HDMI-A-2", "--size", "800x480"], for: spec))
+        #expect(fine.outputSettings(1).size == PixelSize(width: 800, height: 480))
+    }
+}

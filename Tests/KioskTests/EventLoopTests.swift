@@ -34,8 +34,6 @@ final class FailingPresenter: Presenter {
         if presents > failAfter { throw DisplayError("failing: page flip failed (No such device)") }
         return time
     }
-    func enableTerminalSwitching(signal: Int32) {}
-    func handleSwitchSignal() -> PresenterChange? { nil }
     func reprobe() -> PresenterChange? { nil }
     var pacingSummary: String { "" }
     var isScreenOn: Bool { true }

@@ -190,7 +190,7 @@ import SystemIO
 
         let tick = FrameTick(controller: KioskController(layout: KioskLayout(width: 320, height: 240)), renderer: KioskRenderer(fonts: try FontSet()),
                              presenter: try HeadlessDisplay(width: 320, height: 240, refreshRate: 60))
-        let control = ScreenControl(tick: tick, schedule: nil, station: nil, backlight: backlight)
+        let control = ScreenControl(ticks: [tick], schedule: nil, station: nil, backlight: backlight)
         tick.controller.screen.nightAction = .dim
         tick.controller.screen.nightBrightness = 0.3
         _ = tick.controller.handle(.night(true), at: 1)
@@ -219,7 +219,7 @@ import SystemIO
         let layout = KioskLayout(width: w, height: h)
         let renderer = KioskRenderer(fonts: fonts)
         let tick = FrameTick(controller: KioskController(layout: layout, measure: renderer), renderer: renderer, presenter: try HeadlessDisplay(width: w, height: h, refreshRate: 60))
-        let control = ScreenControl(tick: tick, schedule: nil, station: nil, backlight: nil)
+        let control = ScreenControl(ticks: [tick], schedule: nil, station: nil, backlight: nil)
         let plain = FrameTick(controller: KioskController(layout: layout, measure: renderer), renderer: KioskRenderer(fonts: fonts),
                               buffer: PixelBuffer(width: w, height: h))
         // Steady first (sweep-only frames), so that the dimming itself must ask for a whole frame.

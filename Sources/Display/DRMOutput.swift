@@ -6,18 +6,21 @@ import CLinux
 import Raster
 import SystemIO
 
-/// A DRM/KMS output: drawing happens in an ordinary cached frame; only the
-/// rows damaged since a scanout buffer was last filled are copied into it (dumb
-/// buffers are write-combined: never read, written once per change), and it is
-/// shown with a page flip at the next refresh. The copy also turns the
-/// picture for a panel mounted sideways and converts it for 16-bit panels,
-/// unless the display controller turns it itself (its plane's rotation).
+/// One output of a DRM card (a connector, its CRTC and mode): drawing
+/// happens in an ordinary cached frame; only the rows damaged since a scanout
+/// buffer was last filled are copied into it (dumb buffers are
+/// write-combined: never read, written once per change), and it is shown
+/// with a page flip at the next refresh. The copy also turns the picture for
+/// a panel mounted sideways and converts it for 16-bit panels, unless the
+/// display controller turns it itself (its plane's rotation). What the
+/// card's outputs share (master, the VT, the descriptor's events) is the card's.
 ///
 /// On drivers whose flips complete at once (no vblank: virtio-gpu, stock bochs,
 /// some USB displays) the loop paces itself with a timer at the mode's refresh
 /// instead of spinning; `completesFlipsImmediately` says which kind this is.
-public final class DRMDisplay: Presenter {
-    public let device: DRMDevice
+public final class DRMOutput: Presenter {
+    /// The card this output is of; whoever shows the output holds the card.
+    public unowned let card: DRMCard
     public let connector: DRMDevice.Connector
     public let crtcID: UInt32
     public let mode: DRMDevice.Mode
@@ -28,6 +31,7 @@ public final class DRMDisplay: Presenter {
     private let copier: ScanoutCopier
     /// The plane's rotation property, when the controller does the turn itself.
     private let planeRotation: DRMDevice.PlaneRotation?
+    private var device: DRMDevice { card.device }
     /// The frame's size: the mode's, swapped for quarter turns.
     public var width: Int { frame.width }
     public var height: Int { frame.height }
@@ -48,37 +52,33 @@ public final class DRMDisplay: Presenter {
     }
 
     private var buffers: [ScanoutBuffer] = []
-    private var front = 0
+    /// Set the mode, flip, wait, retry a refused flip, or light a blanked screen.
+    public private(set) var scanout = ScanoutState()
     private var savedCRTC: UnsafeMutablePointer<drmModeCrtc>?
-    private var modeSet = false
     /// Whether the mode is the one the connector already had.
     private let keepsCurrentMode: Bool
-    public private(set) var flipPending = false
     /// What the flip stamps say: vblank or not, the flip rate, the pacing.
     public private(set) var pacing: FlipPacing
     /// Set once flips keep completing in well under a refresh period.
     public var completesFlipsImmediately: Bool { pacing.completesImmediately }
-    private var console: VirtualTerminal?
-    /// Where the flip handler writes the kernel's timestamp of the completed flip.
-    private let flipTimestamp = UnsafeMutablePointer<Double>.allocate(capacity: 1)
+    /// Where the card's flip handler writes the kernel's timestamp of this output's completed flip.
+    let flipStamp = UnsafeMutablePointer<Double>.allocate(capacity: 1)
+    /// A refused flip asked again on an event and refused otherwise than busy: the next present says so.
+    private var failure: DisplayError?
+    private var restored = false
 
-    /// Opens the output named `outputName` (a connector name such as HDMI-A-1,
-    /// or a /dev/dri path), else the first connected connector of any card.
-    /// `size` is the mode's (the panel's), before `rotation`.
-    public init(outputName: String? = nil, size: (width: Int, height: Int)? = nil, refresh: Double? = nil,
-                rotation: DisplayRotation = .upright, format: ScanoutPixelFormat = .xrgb8888) throws {
-        let (device, connector) = try DRMDisplay.choose(outputName)
-        self.device = device
+    /// Sets up `connector` on `card` with `crtcID` (the card's choice):
+    /// the mode asked for (`request.size` is the mode's, the panel's, before
+    /// `request.rotation`), buffers and the copy into them.
+    init(card: DRMCard, connector: DRMDevice.Connector, crtcID: UInt32, crtcIndex: Int, request: DRMCard.OutputRequest,
+         format: ScanoutPixelFormat) throws {
+        self.card = card
         self.connector = connector
-        guard device.supportsDumbBuffers else {
-            throw DisplayError("\(device.path): the driver offers no dumb buffers, which the kiosk draws into")
-        }
-        guard device.becomeMaster() else {
-            throw DisplayError("\(device.path): another program holds the display (a desktop session?): stop it, or run the kiosk on a free VT",
-                               kind: .unavailable)
-        }
-        let current = device.currentCRTC(of: connector)
-        guard let choice = ModeChoice.choose(current: current.flatMap { device.currentMode(ofCRTC: $0) }, offered: connector.modes,
+        self.crtcID = crtcID
+        let device = card.device
+        let size = request.size, refresh = request.refresh, rotation = request.rotation
+        let current = device.currentCRTC(of: connector) == crtcID ? device.currentMode(ofCRTC: crtcID) : nil
+        guard let choice = ModeChoice.choose(current: current, offered: connector.modes,
                                              preferred: connector.preferredMode, size: size, refresh: refresh) else {
             let list = connector.modes.map(\.description).joined(separator: ", ")
             throw DisplayError("\(connector.name): no mode \(size.map { "\($0.width)x\($0.height)" } ?? "")\(refresh.map { "@\($0)" } ?? ""); it offers \(list)",
@@ -89,22 +89,13 @@ public final class DRMDisplay: Presenter {
         keepsCurrentMode = choice.keepsCurrent
         self.mode = mode
         pacing = FlipPacing(refreshRate: mode.refreshRate)
-        let crtcs = device.crtcIDs()
-        if let current {
-            crtcID = current
-        } else if let index = (0..<crtcs.count).first(where: { connector.possibleCRTCs & (1 << UInt32($0)) != 0 }) {
-            crtcID = crtcs[index]
-        } else {
-            throw DisplayError("\(connector.name): no CRTC can drive it")
-        }
         self.rotation = rotation
         self.format = format
         // A half turn by the plane costs nothing per frame. Quarter turns stay in
         // the copy: through the plane they need a framebuffer the other way round,
         // and the controllers of small boards (vc4) offer only 0 and 180 anyway.
         let halfTurnBit: UInt64 = 1 << 2   // DRM_MODE_ROTATE_180
-        if rotation == .halfTurn, let index = crtcs.firstIndex(of: crtcID),
-           let plane = device.primaryPlaneRotation(crtcIndex: index), plane.supported & halfTurnBit != 0 {
+        if rotation == .halfTurn, let plane = device.primaryPlaneRotation(crtcIndex: crtcIndex), plane.supported & halfTurnBit != 0 {
             planeRotation = plane
         } else {
             planeRotation = nil
@@ -115,40 +106,18 @@ public final class DRMDisplay: Presenter {
                                frameWidth: frameWidth, frameHeight: frameHeight)
         savedCRTC = drmModeGetCrtc(device.fd, crtcID)
         frame = PixelBuffer(width: frameWidth, height: frameHeight)
-        for _ in 0..<2 { buffers.append(try makeBuffer()) }
-        console = VirtualTerminal.enterGraphics()
+        flipStamp.pointee = 0
+        do {
+            for _ in 0..<2 { buffers.append(try makeBuffer()) }
+        } catch {
+            restore()
+            throw error
+        }
     }
 
     deinit {
         restore()
-        flipTimestamp.deallocate()
-    }
-
-    static func choose(_ name: String?) throws -> (DRMDevice, DRMDevice.Connector) {
-        var cards = DRMDevice.cardPaths()
-        if let name, name.hasPrefix("/dev/") {
-            cards = [name]
-        }
-        guard !cards.isEmpty else { throw DisplayError("no DRM device: /dev/dri has no card (no GPU driver loaded?)", kind: .unavailable) }
-        var seen: [String] = []
-        var firstError: Error?
-        for path in cards {
-            let device: DRMDevice
-            do { device = try DRMDevice(path: path) } catch { firstError = firstError ?? error; continue }
-            for c in device.connectors() {
-                seen.append("\(c.name) (\(path), \(c.connected ? "connected" : "disconnected"))")
-                if let name, !name.hasPrefix("/dev/") {
-                    if c.name == name { return (device, c) }
-                } else if c.connected && !c.modes.isEmpty {
-                    return (device, c)
-                }
-            }
-        }
-        if let firstError, seen.isEmpty { throw firstError }
-        if let name, !name.hasPrefix("/dev/") {
-            throw DisplayError("no output named \(name); outputs: \(seen.isEmpty ? "none" : seen.joined(separator: ", "))", kind: .unavailable)
-        }
-        throw DisplayError("no connected display; outputs: \(seen.isEmpty ? "none" : seen.joined(separator: ", "))", kind: .unavailable)
+        flipStamp.deallocate()
     }
 
     private func makeBuffer() throws -> ScanoutBuffer {
@@ -189,15 +158,16 @@ public final class DRMDisplay: Presenter {
                              stale: IntRect(x: 0, y: 0, width: frame.width, height: frame.height))
     }
 
-    public var isReadyToPresent: Bool { isConnected && ownsDisplay && !flipPending && isScreenOn }
+    public var isReadyToPresent: Bool { isConnected && card.ownsDisplay && isScreenOn && (scanout.acceptsPresent || failure != nil) }
     public var pacesWithTimer: Bool { completesFlipsImmediately }
-    public var eventDescriptor: Int32? { flipPending ? device.fd : nil }
+    public var eventDescriptor: Int32? { scanout.awaitsEvent ? device.fd : nil }
 
     public var pacingSummary: String {
         // Built in steps: one long chain of optional maps takes older compilers
         // (Debian's Swift 6.2) past their type-checking time limit.
         var summary = completesFlipsImmediately ? ", flips without vblank" : ", flips with vblank"
         if let rate = pacing.rate { summary += " at \((rate * 100).rounded() / 100) Hz" }
+        if scanout.flipsRetried > 0 { summary += ", \(scanout.flipsRetried) flips asked again after EBUSY" }
         guard let median = pacing.medianInterval else { return summary }
         summary += " (median interval \((median * 100_000).rounded() / 100) ms"
         if !completesFlipsImmediately {
@@ -209,93 +179,79 @@ public final class DRMDisplay: Presenter {
 
     /// False while the connector is gone (cable out, monitor off): nothing is drawn then.
     public private(set) var isConnected = true
-    /// False while another VT is in front: the display is not ours then.
-    public private(set) var ownsDisplay = true
     /// False while blanked: the CRTC is off (DPMS off, or disabled where the
     /// connector has no DPMS), the buffers and DRM master kept.
     public private(set) var isScreenOn = true
-    /// Woken, the CRTC still off: the next present brings the buffer it holds
-    /// up to date and then lights it, so no stale or black picture shows.
-    private var wakePending = false
     private lazy var dpmsProperty = device.connectorProperty(connector.id, named: "DPMS")
     private static let dpmsOn: UInt64 = 0, dpmsOff: UInt64 = 3
 
     public func setScreenOn(_ on: Bool) throws {
         guard on != isScreenOn else { return }
         isScreenOn = on
-        if on {
-            wakePending = modeSet
+        // Waking: the next present brings the kept buffer up to date and lights it, so no stale or black picture shows.
+        if on { return }
+        waitForPendingFlip()
+        guard isConnected && card.ownsDisplay else { return }
+        // Before the first modeset the console lights the output: switched off too.
+        if scanout.phase == .showing, let dpms = dpmsProperty,
+           device.setConnectorProperty(connector: connector.id, property: dpms, value: Self.dpmsOff) {
+            scanout.blankedKeepingMode()
             return
         }
-        wakePending = false
-        waitForPendingFlip()
-        guard isConnected && ownsDisplay else { return }
-        // Before the first modeset the console lights the output: switched off too.
-        if modeSet, let dpms = dpmsProperty, device.setConnectorProperty(connector: connector.id, property: dpms, value: Self.dpmsOff) { return }
         try switchCRTCOff()
     }
 
     /// Disables the CRTC; the next present modesets again.
     private func switchCRTCOff() throws {
-        modeSet = false
+        scanout.modeLost()
         guard drmModeSetCrtc(device.fd, crtcID, 0, 0, 0, nil, 0, nil) == 0 else {
             throw DisplayError("\(connector.name): switching the CRTC off failed (\(SystemError.lastReason))")
         }
     }
 
-    /// Switches VTs cooperatively: the kernel sends `signal` before leaving
-    /// this VT and after coming back; `handleSwitchSignal` answers it.
-    public func enableTerminalSwitching(signal: Int32) { console?.enableSwitching(signal: signal) }
+    /// Another VT is in front (the card let master go): any flip pending is forgotten.
+    func released() {
+        scanout.forgetPendingFlip()
+    }
 
-    /// Answers a VT switch signal. Leaving: drop DRM master, stop drawing, let
-    /// the switch happen. Back: take master again, modeset and repaint.
-    public func handleSwitchSignal() -> PresenterChange? {
-        guard let console else { return nil }
-        // One signal means both; while a release is pending VT_GETSTATE still
-        // names this VT, so what we hold now decides which it is.
-        if !ownsDisplay {
-            console.acknowledgeAcquire()
-            guard device.becomeMaster() else { return nil }
-            ownsDisplay = true
-            modeSet = false
-            flipPending = false
-            for i in buffers.indices { buffers[i].stale = frame.bounds }
-            // The console lit the output while it was in front: dark again until woken.
-            if !isScreenOn { try? switchCRTCOff() }
-            return .reacquired
-        }
-        ownsDisplay = false
-        flipPending = false
-        device.dropMaster()
-        console.allowRelease()
-        return .released
+    /// Back on our VT: the console had the CRTC, so the mode is set again and everything drawn again.
+    func regained() {
+        scanout.modeLost()
+        for i in buffers.indices { buffers[i].stale = frame.bounds }
+        // The console lit the output while it was in front: dark again until woken.
+        if !isScreenOn { try? switchCRTCOff() }
     }
 
     /// Re-reads the connector after a hotplug event. Gone: the CRTC is switched
     /// off. Back: the next present modesets again and repaints everything.
+    /// Blanked at night, it stays dark through it: only waking lights it.
     /// Returns what changed, if anything.
     public func reprobe() -> PresenterChange? {
         let now = device.connectors().first { $0.id == connector.id }
-        let connected = now?.connected ?? false
+        // A connector that could not sense a screen when it was taken (composite) is there while it says so.
+        let connected = now.map { $0.connected || ($0.status == .unknown && connector.status == .unknown) } ?? false
         if connected == isConnected { return nil }
         isConnected = connected
-        modeSet = false
         if !connected {
+            waitForPendingFlip()
             do { try switchCRTCOff() } catch { Log.line("radar-kiosk: \(error)") }
-            flipPending = false
             return .disconnected
         }
+        scanout.modeLost()
         for i in buffers.indices { buffers[i].stale = frame.bounds }
         return .reconnected
     }
 
-    /// Copies what the back buffer lacks and flips to it. Call only when no flip is pending.
+    /// Copies what the back buffer lacks and flips to it. Call only when `isReadyToPresent`.
     @discardableResult
     public func present(damage: IntRect, at time: Double) throws -> Double {
-        precondition(!flipPending, "present while a flip is pending")
+        if let failure {
+            self.failure = nil
+            throw failure
+        }
+        precondition(scanout.acceptsPresent, "present while a flip is pending")
         for i in buffers.indices { buffers[i].stale = buffers[i].stale.union(damage.intersection(frame.bounds)) }
-        // Waking, the blanked CRTC still holds the front buffer: that one is brought up to date.
-        let back = modeSet && !wakePending ? 1 - front : front
+        let back = scanout.backBuffer
         let region = buffers[back].stale
         // Whole frame rows: upright, one contiguous run per buffer row into write-combined memory.
         let copied = region.isEmpty ? region : IntRect(x: 0, y: region.y, width: frame.width, height: region.height)
@@ -304,7 +260,7 @@ public final class DRMDisplay: Presenter {
             copier.copy(copied, of: frame, to: buffers[back].memory, pitch: Int(buffers[back].pitch))
             buffers[back].stale = .empty
         }
-        if !modeSet {
+        if scanout.phase == .needsModeset {
             try modeset(showing: back)
             return time
         }
@@ -312,20 +268,23 @@ public final class DRMDisplay: Presenter {
         var clip = drm_clip_rect(x1: UInt16(max(changed.x, 0)), y1: UInt16(max(changed.y, 0)),
                                  x2: UInt16(min(changed.maxX, mode.width)), y2: UInt16(min(changed.maxY, mode.height)))
         if !region.isEmpty { _ = drmModeDirtyFB(device.fd, buffers[back].framebuffer, &clip, 1) }
-        if wakePending {
-            wakePending = false
+        if scanout.phase == .waking {
             if let dpms = dpmsProperty, device.setConnectorProperty(connector: connector.id, property: dpms, value: Self.dpmsOn) {
+                scanout.woke()
                 return time
             }
             try modeset(showing: back)
             return time
         }
-        guard drmModePageFlip(device.fd, crtcID, buffers[back].framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), flipTimestamp) == 0 else {
-            throw DisplayError("\(connector.name): page flip failed (\(SystemError.lastReason))")
+        if let refusal = scanout.flip(to: back, request: requestFlip) {
+            throw DisplayError("\(connector.name): page flip failed (\(SystemError.reason(refusal)))")
         }
-        flipPending = true
-        front = back
         return time + 1 / refreshRate
+    }
+
+    /// Asks the kernel for a flip to `buffer`, its event stamped into this output's slot; 0 or the errno.
+    private func requestFlip(_ buffer: Int) -> Int32 {
+        drmModePageFlip(device.fd, crtcID, buffers[buffer].framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), flipStamp) == 0 ? 0 : errno
     }
 
     /// Sets the mode with buffer `index` on the CRTC (lighting it).
@@ -339,47 +298,40 @@ public final class DRMDisplay: Presenter {
         if let plane = planeRotation, !device.setPlaneProperty(plane: plane.planeID, property: plane.propertyID, value: 1 << 2) {
             Log.line("radar-kiosk: \(connector.name): the plane refused a half turn (\(SystemError.lastReason))")
         }
-        modeSet = true
-        wakePending = false
-        front = index
+        scanout.modeSet(showing: index)
     }
 
-    /// Waits for a pending flip to complete (a few frames at most), then forgets it.
+    /// Waits for a pending or refused flip to be done with (a few frames at most), then forgets it.
     private func waitForPendingFlip() {
         var waited = 0
-        while flipPending && waited < 10 {
+        while scanout.awaitsEvent && waited < 10 {
             var pending = pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)
-            if poll(&pending, 1, 50) > 0 { _ = completeFlip() }
+            if poll(&pending, 1, 50) > 0 { card.handleEvents() }
             waited += 1
         }
-        flipPending = false
+        scanout.forgetPendingFlip()
     }
 
-    /// Reads flip events from the device (call when its descriptor is readable).
-    public func handleEvents() { _ = completeFlip() }
+    /// Reads the card's events (call when its descriptor is readable): they go to every output of the card.
+    public func handleEvents() { card.handleEvents() }
 
-    /// Reads flip events; true when the pending flip completed.
-    private func completeFlip() -> Bool {
-        var context = drmEventContext()
-        context.version = 2
-        context.page_flip_handler = { _, _, seconds, microseconds, data in
-            data?.assumingMemoryBound(to: Double.self).pointee = Double(seconds) + Double(microseconds) / 1e6
+    /// The card read its descriptor: a stamp in this output's slot completed its flip.
+    func eventsRead() {
+        let completed = flipStamp.pointee > 0
+        if completed { pacing.record(flipStamp.pointee) }
+        if let refusal = scanout.eventRead(completed: completed, request: requestFlip) {
+            failure = DisplayError("\(connector.name): page flip failed (\(SystemError.reason(refusal)))")
+            scanout.forgetPendingFlip()
         }
-        flipTimestamp.pointee = 0
-        let before = flipPending
-        if drmHandleEvent(device.fd, &context) == 0 && before && flipTimestamp.pointee > 0 {
-            flipPending = false
-            pacing.record(flipTimestamp.pointee)
-            return true
-        }
-        return false
     }
 
-    /// Puts back the mode and framebuffer the output had before, and the console.
-    /// A flip still pending is waited for first (up to a few frames): the
+    /// Puts back the mode and framebuffer the output had before. A flip
+    /// still pending is waited for first (up to a few frames): the
     /// framebuffers it refers to must not go while the controller may scan
     /// them out, and a modeset during a flip can fail with EBUSY.
     public func restore() {
+        guard !restored else { return }
+        restored = true
         waitForPendingFlip()
         if let plane = planeRotation {
             _ = device.setPlaneProperty(plane: plane.planeID, property: plane.propertyID, value: 1)   // DRM_MODE_ROTATE_0
@@ -394,14 +346,11 @@ public final class DRMDisplay: Presenter {
             drmModeFreeCrtc(saved)
             savedCRTC = nil
         }
-        console?.restore()
-        console = nil
         for b in buffers {
             _ = drmModeRmFB(device.fd, b.framebuffer)
             munmap(b.memory, Int(b.size))
             _ = drmModeDestroyDumbBuffer(device.fd, b.handle)
         }
         buffers.removeAll()
-        device.dropMaster()
     }
 }
