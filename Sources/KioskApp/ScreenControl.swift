@@ -26,6 +26,11 @@ final class ScreenControl: EventSource {
     private var nextCheck = 0.0
     private var saidClockUnset = false
     private var lastServiced = 0.0
+    /// When the backlight's level is written again after waking: some panels
+    /// come back from DPMS off at full brightness, whatever was set before.
+    private var rewriteBrightnessAt: Double?
+    /// Seconds after waking that the level is written again: the screen is lit by the next present, a frame later.
+    static let wakeSettle = 0.5
     /// Called after the display followed a change (for MQTT's screen state).
     var changed: ((Double) -> Void)?
     /// The wall clock before this is not set yet (a board without a real-time clock before NTP).
@@ -50,15 +55,20 @@ final class ScreenControl: EventSource {
     }
 
     var nextWake: Double? {
-        let deadline = controller.screen.deadline(after: lastServiced)
-        guard schedule != nil else { return deadline }
-        return min(nextCheck, deadline ?? .infinity)
+        let deadline = min(controller.screen.deadline(after: lastServiced) ?? .infinity, rewriteBrightnessAt ?? .infinity)
+        guard schedule != nil else { return deadline.isFinite ? deadline : nil }
+        return min(nextCheck, deadline)
     }
 
     func service(now: Double) -> [KioskEvent] {
         lastServiced = now
         if let clockChanges, clockChanges.consume() { nextCheck = now }
-
+        if let at = rewriteBrightnessAt, now >= at {
+            rewriteBrightnessAt = nil
+            if case let .on(brightness) = applied, let backlight {
+                do { try backlight.setBrightness(brightness) } catch { Log.line("radar-kiosk: \(error)") }
+            }
+        }
         var events: [KioskEvent] = []
         if let schedule, now >= nextCheck {
             let wall = WallClock.now()
@@ -96,7 +106,10 @@ final class ScreenControl: EventSource {
             if let backlight {
                 do {
                     try backlight.setBrightness(brightness)
-                    if before == .off { try backlight.setPower(true) }
+                    if before == .off {
+                        try backlight.setPower(true)
+                        rewriteBrightnessAt = time + Self.wakeSettle
+                    }
                 } catch { Log.line("radar-kiosk: \(error)") }
             } else {
                 let level = UInt32((brightness * 256).rounded())

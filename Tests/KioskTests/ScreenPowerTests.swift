@@ -204,6 +204,12 @@ import SystemIO
         _ = tick.controller.perform(.screen(.auto, brightness: nil), at: 3)
         control.apply(at: 3)
         #expect(try FileContents.text(panel + "/bl_power") == "0\n" && tick.presenter?.isScreenOn == true)
+        // The panel came back from DPMS off at full brightness: the level is written again once it is lit.
+        try put("brightness", "255\n")
+        #expect(control.nextWake == 3 + ScreenControl.wakeSettle)
+        _ = control.service(now: 3 + ScreenControl.wakeSettle)
+        #expect(try FileContents.text(panel + "/brightness") == "77\n", "the wanted level after waking, not the panel's full")
+        #expect(control.nextWake == nil)
         control.restore()
         #expect(try FileContents.text(panel + "/brightness") == "200\n", "the level found at start is put back")
 
