@@ -1,4 +1,5 @@
 import HTTPClient
+import SystemIO
 
 /// What a web server's answer means for a feed, and how long to leave it
 /// alone after one that is not data: the politeness aggregators ask for
@@ -43,9 +44,14 @@ public enum HTTPAnswerPolicy {
     /// the interval (at least 2 s) doubled for each failure after the first,
     /// up to a minute.
     public static func backoff(interval: Double, failuresInARow: Int) -> Double {
-        let base = max(interval, 2)
-        let doublings = min(max(failuresInARow - 1, 0), 10)
-        return min(base * Double(1 << doublings), max(longestBackoff, base))
+        let retry = backoff(interval: interval)
+        return Backoff.delay(first: retry.first, longest: retry.longest, failuresInARow: failuresInARow)
+    }
+
+    /// The backoff for a feed polled every `interval` seconds.
+    public static func backoff(interval: Double) -> Backoff {
+        let first = max(interval, 2)
+        return Backoff(first: first, longest: max(longestBackoff, first))
     }
 
     /// Whether the calendar can be trusted to check a certificate: a board

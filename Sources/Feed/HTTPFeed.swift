@@ -12,7 +12,12 @@ public final class HTTPFeed: FeedSource {
     /// What the log calls it: the URL, or a service's name (a query's URL
     /// carrying the station's coordinates says less than "adsb.lol").
     public let name: String
-    public var interval = 1.0
+    public var interval = 1.0 {
+        didSet {
+            let policy = HTTPAnswerPolicy.backoff(interval: interval)
+            (retry.first, retry.longest) = (policy.first, policy.longest)
+        }
+    }
     public var timeout: Double {
         get { transfer.timeout }
         set { transfer.timeout = newValue }
@@ -31,8 +36,7 @@ public final class HTTPFeed: FeedSource {
     private let isSecure: Bool
     private var stage = Stage.idle
     private var startedAt = 0.0
-    private var retryAt = 0.0
-    private var failuresInARow = 0
+    private var retry = HTTPAnswerPolicy.backoff(interval: 1)
     private let parsing = BackgroundWork<Result<AircraftSnapshot, FeedError>>()
     private var failures = FailureReport()
 
@@ -68,7 +72,7 @@ public final class HTTPFeed: FeedSource {
 
     public var nextWake: Double? {
         switch stage {
-        case .idle: return retryAt
+        case .idle: return retry.due
         // curl's own timer, and the whole exchange's limit in case curl forgets.
         case .fetching: return min(transfer.nextWake ?? .infinity, startedAt + timeout + 1)
         case .parsing: return startedAt + timeout + 10
@@ -78,9 +82,9 @@ public final class HTTPFeed: FeedSource {
     public func service(now: Double) -> [FeedEvent] {
         switch stage {
         case .idle:
-            guard now >= retryAt else { return [] }
+            guard retry.isDue(at: now) else { return [] }
             if isSecure && !HTTPAnswerPolicy.clockIsSet(wallClock()) {
-                retryAt = now + Self.clockCheckInterval
+                retry.due = now + Self.clockCheckInterval
                 let message = "\(name): clock not set; waiting for time sync before HTTPS"
                 return failures.isNew(message) ? [.failed(message)] : []
             }
@@ -97,11 +101,11 @@ public final class HTTPFeed: FeedSource {
         case .parsing:
             if let result = parsing.take() {
                 stage = .idle
-                retryAt = startedAt + interval
+                retry.due = startedAt + interval
                 switch result {
                 case let .success(snapshot):
                     failures.clear()
-                    failuresInARow = 0
+                    retry.succeeded()
                     return [.snapshot(snapshot)]
                 case let .failure(error):
                     return fail(now, error.description, wait: nil)
@@ -140,8 +144,7 @@ public final class HTTPFeed: FeedSource {
     /// server's word) or the policy's backoff.
     private func fail(_ now: Double, _ message: String, wait: Double?) -> [FeedEvent] {
         stage = .idle
-        failuresInARow += 1
-        retryAt = now + (wait ?? HTTPAnswerPolicy.backoff(interval: interval, failuresInARow: failuresInARow))
+        retry.failed(at: now, wait: wait)
         let line = "\(name): \(message)"
         return failures.isNew(line) ? [.failed(line)] : []
     }

@@ -16,10 +16,9 @@ public final class SBSFeed: FeedSource {
     private let connector: TCPConnection
     private var connection: FileDescriptor?
     private var connecting = false
-    private var retryAt = 0.0
+    private var retry = Backoff(first: 1, longest: 30)
     private var decoder = SBS1Decoder()
     private var reader = LineReader(maximumLineLength: 4096)
-    private var backoff = 1.0
     private var lastSnapshot = 0.0
     private var failures = FailureReport()
 
@@ -40,12 +39,12 @@ public final class SBSFeed: FeedSource {
 
     public var nextWake: Double? {
         if connection != nil { return lastSnapshot + 1 }
-        return connecting ? connector.nextWake : retryAt
+        return connecting ? connector.nextWake : retry.due
     }
 
     public func service(now: Double) -> [FeedEvent] {
         if connection == nil {
-            guard connecting || now >= retryAt else { return [] }
+            guard connecting || retry.isDue(at: now) else { return [] }
             let progress = connector.attempt(at: now, continuing: connecting)
             connecting = true
             switch progress {
@@ -55,7 +54,7 @@ public final class SBSFeed: FeedSource {
                 connection = socket
                 reader = LineReader(maximumLineLength: 4096)
                 connecting = false
-                backoff = 1
+                retry.succeeded()
                 failures.clear()
             }
         }
@@ -74,8 +73,7 @@ public final class SBSFeed: FeedSource {
     private func fail(_ now: Double, _ message: String) -> [FeedEvent] {
         connection = nil
         connecting = false
-        retryAt = now + backoff
-        backoff = min(backoff * 2, 30)
+        retry.failed(at: now)
         return failures.isNew(message) ? [.failed(message)] : []
     }
 }

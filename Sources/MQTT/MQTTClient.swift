@@ -51,8 +51,7 @@ public final class MQTTClient {
     private var connecting = false
     private var handshaking = false
     private var connected = false
-    private var retryAt = 0.0
-    private var backoff = 1.0
+    private var retry = Backoff(first: 1, longest: 60)
     private var input: [UInt8] = []
     private var inputStart = 0
     private var output: [UInt8] = []
@@ -91,7 +90,7 @@ public final class MQTTClient {
             if handshaking { return handshakeStarted + answerTimeout }
             return min(lastSent + Double(options.connect.keepAliveSeconds) / 2, pingSentAt.map { $0 + answerTimeout } ?? .infinity)
         }
-        return connecting ? connector.nextWake : retryAt
+        return connecting ? connector.nextWake : retry.due
     }
 
     /// Queues a message; false when it was dropped (not connected, or the queue is full).
@@ -114,7 +113,7 @@ public final class MQTTClient {
         lastServiced = now
         var events: [Event] = []
         if socket == nil {
-            guard connecting || now >= retryAt else { return [] }
+            guard connecting || retry.isDue(at: now) else { return [] }
             let progress = connector.attempt(at: now, continuing: connecting)
             connecting = true
             switch progress {
@@ -160,7 +159,7 @@ public final class MQTTClient {
                 guard code == 0 else { return events + fail(now, Self.refusal(code)) }
                 handshaking = false
                 connected = true
-                backoff = 1
+                retry.succeeded()
                 failures.clear()
                 if !options.subscriptions.isEmpty { _ = send(.subscribe(packetID: 1, topics: options.subscriptions)) }
                 events.append(.connected)
@@ -210,8 +209,7 @@ public final class MQTTClient {
         connecting = false
         handshaking = false
         connected = false
-        retryAt = now + backoff
-        backoff = min(backoff * 2, 60)
+        retry.failed(at: now)
         let line = "mqtt \(options.host):\(options.port): \(message)"
         return failures.isNew(line) ? [.failed(line)] : []
     }

@@ -154,3 +154,23 @@ import Glibc
         #expect(!TCPConnection.accepts(host: "not-an-address", port: port, within: 0.3), "names are not looked up at start")
     }
 }
+
+/// The one reconnect rule: the first delay, doubled per failure in a row, capped; a success starts over.
+@Suite struct BackoffTests {
+    @Test func delaysDoubleUpToTheLongestAndASuccessStartsOver() {
+        var retry = Backoff(first: 1, longest: 30)
+        var delays: [Double] = []
+        for t in stride(from: 0.0, to: 700, by: 100) {
+            retry.failed(at: t)
+            delays.append(retry.due - t)
+        }
+        #expect(delays == [1, 2, 4, 8, 16, 30, 30])
+        #expect(!retry.isDue(at: 600.5) && retry.isDue(at: 630))
+        retry.succeeded()
+        retry.failed(at: 1000)
+        #expect(retry.due == 1001, "after a success the first delay again")
+        retry.failed(at: 2000, wait: 600)
+        #expect(retry.due == 2600, "the peer's own word on how long")
+        #expect(Backoff.delay(first: 2, longest: 60, failuresInARow: 10_000) == 60)
+    }
+}
