@@ -181,15 +181,22 @@ final class KioskService {
         }
         do {
             let fresh = try reread()
-            if let feed = controller.feed, let station = fresh.station { feed.selector.settings = fresh.selectorSettings(station: station) }
-            controller.keyMap = fresh.keyMap
-            controller.screen.adoptSettings(from: fresh.screen)
-            screen?.schedule = fresh.night
             var later: [String] = []
             for key in ConfigurationKey.all where !key.appliesLive && !fresh.agrees(with: configuration, on: key.name) {
                 later.append(key.name)
             }
+            // An aggregator is asked for the aircraft around the station it started with.
+            if !fresh.agrees(with: configuration, on: "station"), configuration.feed?.sources.contains(where: { if case .aggregator = $0 { true } else { false } }) == true {
+                later.append("station (for the aggregator's area)")
+            }
             configuration.adoptLiveSettings(from: fresh)
+            let live = configuration
+            // Without a station set, the one taken at start (the receiver's) stays.
+            if let feed = controller.feed { feed.selector.settings = live.selectorSettings(station: live.station ?? feed.selector.settings.station) }
+            controller.keyMap = live.keyMap
+            controller.screen.adoptSettings(from: live.screen)
+            screen?.schedule = live.night
+            if let station = live.station { screen?.station = station }
             screenshots.directory = configuration.screenshotDirectory
             Log.line("radar-kiosk: configuration reloaded" + (later.isEmpty ? "" : "; \(later.joined(separator: ", ")) take effect after a restart"))
         } catch {

@@ -79,7 +79,7 @@ public struct ConfigurationKey: Sendable {
         .init("feed.ca_file", flag: "--feed-ca-file", "FILE", "the system's CAs", "certificate authorities (PEM) trusted for an https:// feed instead of the system's") {
             $0.feedCAFile = try nonEmpty($1, "feed.ca_file")
         },
-        .init("station", flag: "--station", "LAT,LON", "none", "the kiosk's position in decimal degrees (with a local aircraft.json, the receiver's own from receiver.json when not set)") {
+        .init("station", flag: "--station", "LAT,LON", "none", live: true, "the kiosk's position in decimal degrees (with a local aircraft.json, the receiver's own from receiver.json when not set)") {
             let parts = $1.split(separator: ",", omittingEmptySubsequences: false).map { decimal($0.trimmed(" ")) }
             guard parts.count == 2, let lat = parts[0], let lon = parts[1], abs(lat) <= 90, abs(lon) <= 180 else {
                 throw ConfigurationError("station: expected LAT,LON in decimal degrees, not '\($1)'")

@@ -271,21 +271,19 @@ public struct KioskConfiguration: Equatable, Sendable {
         givenValues[key] == other.givenValues[key]
     }
 
-    /// Takes the settings a running kiosk applies without a restart.
+    /// Takes the settings a running kiosk applies without a restart: the
+    /// configuration is made again from the texts given, `fresh`'s for the
+    /// keys the table marks live (and the key bindings), this one's for the
+    /// rest. The table is the one list of what a reload applies.
     public mutating func adoptLiveSettings(from fresh: KioskConfiguration) {
-        radiusNM = fresh.radiusNM
-        exitRadiusNM = fresh.exitRadiusNM
-        ceilingFeet = fresh.ceilingFeet
-        maximumPositionAge = fresh.maximumPositionAge
-        includeGround = fresh.includeGround
-        holdSeconds = fresh.holdSeconds
-        ignore = fresh.ignore
-        keys = fresh.keys
-        nightFrom = fresh.nightFrom
-        nightUntil = fresh.nightUntil
-        screen = fresh.screen
-        screenshotDirectory = fresh.screenshotDirectory
-        for key in ConfigurationKey.all where key.appliesLive { givenValues[key.name] = fresh.givenValues[key.name] }
+        func isLive(_ name: String) -> Bool { ConfigurationKey.named(name)?.appliesLive ?? name.hasPrefix("key.") }
+        var next = KioskConfiguration()
+        // Both texts were read without a problem, so setting them again cannot fail.
+        for (name, text) in givenValues.sorted(by: { $0.key < $1.key }) where !isLive(name) { try? next.set(name, to: text) }
+        for (name, text) in fresh.givenValues.sorted(by: { $0.key < $1.key }) where isLive(name) { try? next.set(name, to: text) }
+        // What was decided at start from the texts (feed = auto's find) stays as decided.
+        next.feed = feed
+        self = next
     }
 
     /// The same settings without the record of how they were given (to compare settings alone).

@@ -77,6 +77,13 @@ for run, address in enumerate([os.path.join(work, "notify.sock"), "@radar-kiosk-
     proc.send_signal(signal.SIGHUP)
     wait_for(lambda: "keeping the running configuration" in open(log.name).read() or proc.poll() is not None, 10)
     check(f"{address}: still running after a bad reload", proc.poll() is None)
+    # A good reload: the station is applied there and then (the overhead choice, the sun's
+    # times); the rotation needs a restart, and the line says so of it alone.
+    open(config, "w").write(f"display = headless\nsize = 320x240\nrefresh = 30\nscreenshot_dir = {work}\nstation = 51.47,-0.45\nrotation = 90\n")
+    proc.send_signal(signal.SIGHUP)
+    reloaded = wait_for(lambda: [l for l in open(log.name).read().splitlines() if "configuration reloaded" in l], 10)
+    check(f"{address}: a reload applies the station and names only what needs a restart",
+          reloaded == ["radar-kiosk: configuration reloaded; rotation take effect after a restart"], str(reloaded))
     open(config, "w").write(f"display = headless\nsize = 320x240\nrefresh = 30\nscreenshot_dir = {work}\n")
     for f in shots:
         os.unlink(os.path.join(work, f))

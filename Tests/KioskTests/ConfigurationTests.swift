@@ -226,13 +226,14 @@ import Input
     }
 }
 
-/// The README's table of keys is the configuration's own table.
+/// The README's table of keys is the configuration's own table, down to what a reload applies.
 @Suite struct ConfigurationDocumentationTests {
     @Test func theReadmeListsEveryKeyWithItsFormAndDefault() throws {
         let root = #filePath.split(separator: "/", omittingEmptySubsequences: false).prefix { $0 != "Tests" }.joined(separator: "/")
         let readme = try FileContents.text(root + "/README.md")
         for key in ConfigurationKey.all {
-            let row = "| `\(key.name)` | `\(key.value.split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|"))` | \(key.defaultValue) | \(key.help) |"
+            let row = "| `\(key.name)` | `\(key.value.split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|"))` | \(key.defaultValue) | "
+                + "\(key.appliesLive ? "at once" : "restart") | \(key.help) |"
             #expect(readme.contains(row), "README row for \(key.name): \(row)")
         }
     }
@@ -273,5 +274,22 @@ import Input
         #expect(throws: ArgumentError.self) { try KioskConfiguration.load(path: nil, flags: args) }
         let fine = try KioskConfiguration.load(path: nil, flags: try ParsedArguments.parse(["--output", "HDMI-A-1,HDMI-A-2", "--size", "800x480"], for: spec))
         #expect(fine.outputSettings(1).size == PixelSize(width: 800, height: 480))
+    }
+}
+
+/// What a reload applies is what the table marks live: the rest stays as it started.
+@Suite struct LiveReloadTests {
+    @Test func liveKeysComeFromTheNewFileAndTheRestStays() {
+        let (old, _) = KioskConfiguration.parse("rotation = 90\noverhead.radius_nm = 3\nkey.space = none\nfeed = auto\n", name: "old.conf")
+        let (fresh, problems) = KioskConfiguration.parse("rotation = 0\noverhead.radius_nm = 5\nstation = 51.47,-0.45\nfeed = auto\n", name: "new.conf")
+        #expect(problems.isEmpty, "\(problems)")
+        var running = old
+        running.feed = .file("/run/readsb/aircraft.json")   // what auto found at start
+        running.adoptLiveSettings(from: fresh)
+        #expect(running.rotation == .quarterTurn, "rotation waits for a restart")
+        #expect(running.radiusNM == 5 && running.station == GeoPoint(latitude: 51.47, longitude: -0.45), "live keys are the new file's")
+        #expect(running.keys["space"] == .toggle, "a binding taken out of the file is back to its default")
+        #expect(running.feed == .file("/run/readsb/aircraft.json"), "what was decided at start stays decided")
+        #expect(running.agrees(with: fresh, on: "station") && !running.agrees(with: fresh, on: "rotation"))
     }
 }
