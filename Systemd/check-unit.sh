@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks Systemd/radar-kiosk.service the way CI does: systemd-analyze verify
 # must print nothing, and the offline security exposure must be at most the
-# figure the README states.
+# figure docs/deploying.md states.
 # Usage: check-unit.sh PATH/TO/radar-kiosk
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,13 +29,13 @@ if grep -E '^(After|Wants|Requires)=.*network-online\.target' "$here/radar-kiosk
 fi
 echo "ok: the unit does not wait for the network"
 exposure=$(cd "$here" && systemd-analyze security --offline=true radar-kiosk.service 2>/dev/null | sed -n 's/.*Overall exposure level for radar-kiosk.service: \([0-9.]*\).*/\1/p')
-stated=$(sed -n 's/.*`systemd-analyze security` rates it \([0-9.]*\).*/\1/p' "$here/../README.md" | head -1)
+stated=$(sed -n 's/.*`systemd-analyze security` rates it \([0-9.]*\).*/\1/p' "$here/../docs/deploying.md" | head -1)
 if [ -z "$stated" ]; then
-    echo "FAIL: the README does not state the unit's security exposure" >&2
+    echo "FAIL: docs/deploying.md does not state the unit's security exposure" >&2
     exit 1
 fi
 if [ -z "$exposure" ] || awk -v e="$exposure" -v s="$stated" 'BEGIN { exit !(e > s) }'; then
-    echo "FAIL: systemd-analyze security exposure ${exposure:-unknown} (must be at most $stated, as the README says)" >&2
+    echo "FAIL: systemd-analyze security exposure ${exposure:-unknown} (must be at most $stated, as docs/deploying.md says)" >&2
     exit 1
 fi
-echo "ok: systemd-analyze security exposure $exposure (at most $stated, as the README says)"
+echo "ok: systemd-analyze security exposure $exposure (at most $stated, as docs/deploying.md says)"

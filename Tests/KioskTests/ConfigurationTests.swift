@@ -226,15 +226,15 @@ import Input
     }
 }
 
-/// The README's table of keys is the configuration's own table, down to what a reload applies.
+/// The documented table of keys (docs/configuration.md) is the configuration's own table, down to what a reload applies.
 @Suite struct ConfigurationDocumentationTests {
     @Test func theReadmeListsEveryKeyWithItsFormAndDefault() throws {
         let root = #filePath.split(separator: "/", omittingEmptySubsequences: false).prefix { $0 != "Tests" }.joined(separator: "/")
-        let readme = try FileContents.text(root + "/README.md")
+        let readme = try FileContents.text(root + "/docs/configuration.md")
         for key in ConfigurationKey.all {
             let row = "| `\(key.name)` | `\(key.value.split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|"))` | \(key.defaultValue) | "
                 + "\(key.appliesLive ? "at once" : "restart") | \(key.help) |"
-            #expect(readme.contains(row), "README row for \(key.name): \(row)")
+            #expect(readme.contains(row), "docs/configuration.md row for \(key.name): \(row)")
         }
     }
 }
