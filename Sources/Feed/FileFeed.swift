@@ -11,9 +11,7 @@ import SystemIO
 public final class FileFeed: FeedSource {
     public let path: String
     public var name: String { path }
-    private let inotify: FileDescriptor
-    private var watch: Int32 = -1
-    private let directory: String
+    private let watch: DirectoryWatch
     private let fileName: String
     private var lastUpdate: Double?
     private var failures = FailureReport()
@@ -28,41 +26,26 @@ public final class FileFeed: FeedSource {
     public init(path: String) throws {
         self.path = path
         let slash = path.lastIndex(of: "/")
-        directory = slash.map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
+        let directory = slash.map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
         fileName = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard fd >= 0 else { throw FeedError("\(path): inotify unavailable (\(SystemError.lastReason))") }
-        inotify = FileDescriptor(owning: fd)
-        addWatch()
+        do {
+            watch = try DirectoryWatch(directory, for: [.closedAfterWriting, .movedIn, .created, .deleted, .movedOut, .directoryDeleted])
+        } catch let error as SystemError {
+            throw FeedError("\(path): inotify unavailable (\(error.reason))")
+        }
     }
 
     public func forEachDescriptor(_ body: (Int32) -> Void) {
-        body(inotify.rawValue)
+        body(watch.descriptor)
         if parsing.isBusy { body(parsing.descriptor) }
     }
 
-    private func addWatch() {
-        watch = inotify_add_watch(inotify.rawValue, directory, UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF))
-    }
-
     public func service(now: Double) -> [FeedEvent] {
-        // Drain inotify events; any event naming our file means read it again.
-        var buffer = [UInt8](repeating: 0, count: 8192)
-        while case let .bytes(n) = buffer.withUnsafeMutableBytes({ inotify.read(into: $0) }) {
-            var offset = 0
-            while offset + MemoryLayout<inotify_event>.size <= n {
-                let (length, mask, nameBytes) = buffer.withUnsafeBytes { raw -> (Int, UInt32, [UInt8]) in
-                    let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
-                    let len = Int(event.len)
-                    let start = offset + MemoryLayout<inotify_event>.size
-                    return (len, event.mask, Array(raw[start..<min(start + len, n)]))
-                }
-                let eventName = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
-                if eventName == fileName || mask & UInt32(IN_DELETE_SELF) != 0 { needsRead = true }
-                offset += MemoryLayout<inotify_event>.size + length
-            }
+        // Any change naming our file means read it again.
+        watch.drain { name, change in
+            if name == fileName || change.contains(.directoryDeleted) { needsRead = true }
         }
-        if watch < 0 { addWatch() }
+        if !watch.isWatching { watch.rewatch() }
         var events: [FeedEvent] = []
         if let result = parsing.take() { events += finished(result, now: now) }
         if let started = parsing.startedAt, now - started > parseTimeout {

@@ -50,21 +50,15 @@ public final class CommandSocket {
         var info = stat()
         if lstat(path, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFSOCK else { throw InputError("\(path): exists and is not a socket; not replacing it") }
-            if let probe = try? Self.connect(path) {
-                _ = probe
+            if let probe = try? LocalSocket.connect(to: path) {
+                probe.close()
                 throw InputError("\(path): another program is serving this socket (a second kiosk?)")
             }
             unlink(path)
         }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard fd >= 0 else { throw InputError("cannot create a unix socket: \(SystemError.lastReason)") }
-        let listener = FileDescriptor(owning: fd)
-        var address = Self.address(path)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0, chmod(path, 0o660) == 0, listen(fd, 64) == 0 else {
-            throw InputError("\(path): cannot listen (\(SystemError.lastReason))")
+        let listener: FileDescriptor
+        do { listener = try LocalSocket.listen(at: path, mode: 0o660) } catch let error as SystemError {
+            throw InputError("\(path): cannot listen (\(error.reason))")
         }
         if stat(path, &info) == 0 { madeFile = (UInt64(info.st_dev), UInt64(info.st_ino)) }
         self.path = path
@@ -76,28 +70,6 @@ public final class CommandSocket {
         if let madeFile, stat(path, &info) == 0, UInt64(info.st_dev) == madeFile.device, UInt64(info.st_ino) == madeFile.inode {
             unlink(path)
         }
-    }
-
-    static func address(_ path: String) -> sockaddr_un {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, b) in path.utf8.enumerated() { raw[i] = b }
-        }
-        return address
-    }
-
-    /// A blocking client connection to the socket at `path` (to tell a live socket from a stale one).
-    static func connect(_ path: String) throws -> FileDescriptor {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw SystemError.last("socket") }
-        let client = FileDescriptor(owning: fd)
-        var address = address(path)
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard status == 0 else { throw SystemError.last("connect", path) }
-        return client
     }
 
     /// Whether a client has lines read but not yet handed out: service again without waiting.
@@ -119,11 +91,7 @@ public final class CommandSocket {
         read(clients.indices, now: now)
         let firstNew = clients.count
         while true {
-            let fd = accept(listener.rawValue, nil, nil)
-            if fd < 0 { break }
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            let client = FileDescriptor(owning: fd)
-            client.setNonBlocking()
+            guard let client = LocalSocket.accept(on: listener) else { break }
             if clients.count >= maximumClients {
                 // The client idle longest makes room, if it has been idle a while.
                 guard let quiet = clients.indices.min(by: { clients[$0].lastHeard < clients[$1].lastHeard }),

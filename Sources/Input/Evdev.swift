@@ -106,7 +106,7 @@ public final class EvdevKeyboard {
 public final class KeyboardSet {
     public let grab: Bool
     public private(set) var keyboards: [EvdevKeyboard] = []
-    private let inotify: FileDescriptor?
+    private let watch: DirectoryWatch?
     private let only: String?
     public var log: (String) -> Void = { _ in }
 
@@ -114,14 +114,13 @@ public final class KeyboardSet {
     public init(grab: Bool, only: String? = nil) {
         self.grab = grab
         self.only = only
-        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        inotify = fd >= 0 ? FileDescriptor(owning: fd) : nil
-        if fd >= 0 { _ = inotify_add_watch(fd, "/dev/input", UInt32(IN_CREATE | IN_ATTRIB)) }
+        // Without inotify the keyboards found at start are all there are.
+        watch = try? DirectoryWatch("/dev/input", for: [.created, .attributesChanged])
     }
 
     /// The hotplug watch, then every open keyboard.
     public func forEachDescriptor(_ body: (Int32) -> Void) {
-        if let inotify { body(inotify.rawValue) }
+        if let watch { body(watch.descriptor) }
         for k in keyboards { body(k.fd) }
     }
 
@@ -138,9 +137,8 @@ public final class KeyboardSet {
 
     /// Reads every ready keyboard and hotplug notices; returns key presses.
     public func service() -> [KeyEvent] {
-        var buffer = [UInt8](repeating: 0, count: 4096)
         var changed = false
-        while let inotify, case .bytes = buffer.withUnsafeMutableBytes({ inotify.read(into: $0) }) { changed = true }
+        watch?.drain { _, _ in changed = true }
         if changed { scan() }
         var events: [KeyEvent] = []
         keyboards.removeAll { k in

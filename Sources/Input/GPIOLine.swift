@@ -107,7 +107,7 @@ public final class GPIOLine {
     public func drainEvents() -> Int {
         var event = gpio_v2_line_event()
         var count = 0
-        while read(fd, &event, MemoryLayout<gpio_v2_line_event>.size) == MemoryLayout<gpio_v2_line_event>.size { count += 1 }
+        while case .bytes(MemoryLayout<gpio_v2_line_event>.size) = withUnsafeMutableBytes(of: &event, { request.read(into: $0) }) { count += 1 }
         return count
     }
 

@@ -13,9 +13,7 @@ public final class ServiceNotifier {
         "STATUS=" + ExternalText.oneLine(text, maximumBytes: 200)
     }
 
-    private let socket: FileDescriptor?
-    private var address = sockaddr_un()
-    private var addressLength: socklen_t = 0
+    private let socket: LocalSocket.DatagramSender?
     /// Half of $WATCHDOG_USEC, when systemd asked for keep-alives.
     public let watchdogInterval: Double?
     public var isActive: Bool { socket != nil }
@@ -32,17 +30,7 @@ public final class ServiceNotifier {
             socket = nil
             return
         }
-        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        socket = fd >= 0 ? FileDescriptor(owning: fd) : nil
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, b) in bytes.enumerated() { raw[i] = b }
-            // An abstract name starts with a NUL byte instead of the @.
-            if bytes.first == UInt8(ascii: "@") { raw[0] = 0 }
-        }
-        let base = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)!
-        addressLength = socklen_t(base + bytes.count + (bytes.first == UInt8(ascii: "@") ? 0 : 1))
+        socket = LocalSocket.DatagramSender(to: path)
     }
 
     /// Sends `message` (e.g. "READY=1\nSTATUS=…"); errors are ignored, as systemd's own client does.
@@ -52,12 +40,8 @@ public final class ServiceNotifier {
     /// them would hold the loop, signals and all. A message that finds the
     /// queue full is dropped; a manager that reads nothing acts on nothing.
     public func send(_ message: String) {
-        guard let fd = socket?.rawValue else { return }
-        var bytes = Array(message.utf8)
-        _ = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { a in
-                bytes.withUnsafeMutableBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT), a, addressLength) }
-            }
-        }
+        guard let socket else { return }
+        var message = message
+        message.withUTF8 { socket.send(UnsafeRawBufferPointer($0)) }
     }
 }

@@ -34,7 +34,7 @@ public struct SystemError: Error, CustomStringConvertible, Equatable, Sendable {
     public static func connectReason(_ code: Int32) -> String {
         guard code == EPERM else { return reason(code) }
         return reason(code) + " (refused on this machine: the service may reach only localhost and link-local addresses"
-            + " unless a drop-in adds IPAddressAllow=; see the README's \"Deploying to a board\")"
+            + " unless a drop-in adds IPAddressAllow=; see docs/deploying.md)"
     }
 
     /// The reason for the current `errno`, for messages built by hand.

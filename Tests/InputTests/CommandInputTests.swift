@@ -130,11 +130,8 @@ import Glibc
         #expect(throws: InputError.self, "a second kiosk must not steal a live socket") { try CommandSocket(path: path) }
         #expect(access(path, F_OK) == 0, "and must not delete it")
         // A socket left by a kiosk that died (SIGKILL leaves the file): replaced.
-        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         first = nil
-        var address = CommandSocket.address(path)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-        close(listener)
+        try LocalSocket.listen(at: path, mode: 0o600).close()
         #expect(access(path, F_OK) == 0, "the stale socket file is there")
         var second: CommandSocket? = try CommandSocket(path: path)
         _ = second
