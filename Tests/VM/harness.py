@@ -632,6 +632,11 @@ class Tests:
         status, out = self.vm.sh(f"radar-kiosk run --display drm --output {two} --frames 1")
         self.check("an output named is found on whichever card has it", status == 0 and f"showing on {two} on /dev/dri/{card}" in out,
                    " / ".join(l for l in out.splitlines() if "showing" in l or "error" in l or "no " in l))
+        # Forced on, the head offers the kernel's modes largest first (5120x2160, 4096x2160,
+        # 3840x2160...), as a 4K TV does: unasked, the largest up to 1920x1080 at 50 Hz or more, said why.
+        chose = next((l for l in out.splitlines() if " chosen; " in l), "")
+        self.check("with the largest modes offered first, 1920x1080 at 60 Hz is chosen and the log says why",
+                   f"{two}: 1920x1080@60.0 chosen; " in chose and "passed over: the largest mode up to 1920x1080 at 50 Hz or more" in chose, chose)
         number = card.replace("card", "")
         def crtcs():
             state = self.vm.sh(f"cat /sys/kernel/debug/dri/{number}/state")[1]
