@@ -11,6 +11,19 @@ public struct KeyEvent: Equatable, Sendable {
     public var value: Int32
 }
 
+/// One evdev record: its type (EV_KEY, EV_ABS, EV_SYN…), code and value.
+public struct EvdevRecord: Equatable, Sendable {
+    public var type: UInt16
+    public var code: UInt16
+    public var value: Int32
+
+    public init(type: UInt16, code: UInt16, value: Int32) {
+        self.type = type
+        self.code = code
+        self.value = value
+    }
+}
+
 /// Decodes evdev records. A record is `struct input_event`: its time field is
 /// two C longs, so a record is 24 bytes on 64-bit systems and 16 on 32-bit
 /// ARM, even with a 64-bit time_t (design/adsb-and-devices.md §5.2). Records
@@ -26,12 +39,18 @@ public struct EvdevDecoder {
         self.wordSize = wordSize
     }
 
-    public static let evSyn: UInt16 = 0, evKey: UInt16 = 1, synDropped: UInt16 = 3
+    public static let evSyn: UInt16 = 0, evKey: UInt16 = 1, evAbs: UInt16 = 3, synReport: UInt16 = 0, synDropped: UInt16 = 3
 
     /// Appends bytes read from the device; returns the key events of whole records.
     public mutating func decode(_ bytes: UnsafeRawBufferPointer) -> [KeyEvent] {
+        records(bytes).compactMap { $0.type == Self.evKey ? KeyEvent(code: $0.code, value: $0.value) : nil }
+    }
+
+    /// Appends bytes read from the device; returns its whole records (a
+    /// dropped synchronisation, the kernel's buffer overrun, is counted).
+    public mutating func records(_ bytes: UnsafeRawBufferPointer) -> [EvdevRecord] {
         pending.append(contentsOf: bytes)
-        var events: [KeyEvent] = []
+        var records: [EvdevRecord] = []
         var offset = 0
         while pending.count - offset >= recordSize {
             let base = offset + 2 * wordSize
@@ -39,15 +58,12 @@ public struct EvdevDecoder {
             let code = UInt16(pending[base + 2]) | UInt16(pending[base + 3]) << 8
             let value = Int32(bitPattern: UInt32(pending[base + 4]) | UInt32(pending[base + 5]) << 8
                               | UInt32(pending[base + 6]) << 16 | UInt32(pending[base + 7]) << 24)
-            if type == Self.evKey {
-                events.append(KeyEvent(code: code, value: value))
-            } else if type == Self.evSyn && code == Self.synDropped {
-                droppedSynchronisations += 1
-            }
+            if type == Self.evSyn && code == Self.synDropped { droppedSynchronisations += 1 }
+            records.append(EvdevRecord(type: type, code: code, value: value))
             offset += recordSize
         }
         pending.removeFirst(offset)
-        return events
+        return records
     }
 }
 
@@ -97,58 +113,5 @@ public final class EvdevKeyboard {
                 return e.code == ENODEV ? nil : events
             }
         }
-    }
-}
-
-/// Every keyboard, including ones plugged in later: /dev/input is watched with
-/// inotify (IN_CREATE and IN_ATTRIB, since a new node gets its permissions a
-/// moment after it appears), and unplugged devices are dropped.
-public final class KeyboardSet {
-    public let grab: Bool
-    public private(set) var keyboards: [EvdevKeyboard] = []
-    private let watch: DirectoryWatch?
-    private let only: String?
-    public var log: (String) -> Void = { _ in }
-
-    /// `only`: a single device path, or nil for every keyboard.
-    public init(grab: Bool, only: String? = nil) {
-        self.grab = grab
-        self.only = only
-        // Without inotify the keyboards found at start are all there are.
-        watch = try? DirectoryWatch("/dev/input", for: [.created, .attributesChanged])
-    }
-
-    /// The hotplug watch, then every open keyboard.
-    public func forEachDescriptor(_ body: (Int32) -> Void) {
-        if let watch { body(watch.descriptor) }
-        for k in keyboards { body(k.fd) }
-    }
-
-    /// Opens keyboards not yet open.
-    public func scan() {
-        let candidates = only.map { [$0] } ?? Directory.entries(of: "/dev/input", prefix: "event")
-        for path in candidates where !keyboards.contains(where: { $0.path == path }) {
-            if let k = EvdevKeyboard(path: path, grab: grab) {
-                keyboards.append(k)
-                log("radar-kiosk: keyboard \(k.name) (\(path))\(grab ? ", grabbed" : "")")
-            }
-        }
-    }
-
-    /// Reads every ready keyboard and hotplug notices; returns key presses.
-    public func service() -> [KeyEvent] {
-        var changed = false
-        watch?.drain { _, _ in changed = true }
-        if changed { scan() }
-        var events: [KeyEvent] = []
-        keyboards.removeAll { k in
-            guard let got = k.read() else {
-                log("radar-kiosk: keyboard \(k.name) (\(k.path)) removed")
-                return true
-            }
-            events += got
-            return false
-        }
-        return events
     }
 }

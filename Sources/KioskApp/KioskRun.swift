@@ -156,12 +156,15 @@ public enum KioskRun {
             if let merged = feedSource as? MergedFeed { interpreter.memberStatuses = { [unowned merged] in merged.statuses } }
         }
         Log.line("radar-kiosk: " + feedLine(asked: askedFeed, resolved: config.feed, source: feedSource))
-        if config.keyboard != .none {
+        controller.touchMapping = config.touchMapping
+        controller.touchMapping.rotation = config.rotation
+        controller.touchLingerSeconds = config.touchLingerSeconds
+        if config.keyboard != .none || config.touch {
             let only: String? = if case let .device(path) = config.keyboard { path } else { nil }
-            let keyboards = KeyboardSet(grab: config.keyboardGrab, only: only)
-            keyboards.log = { Log.line($0) }
-            keyboards.scan()
-            loop.add(KeyboardSource(keyboards))
+            let devices = InputDevices(grab: config.keyboardGrab, keyboards: config.keyboard != .none, touchscreens: config.touch, onlyKeyboard: only)
+            devices.log = { Log.line($0) }
+            devices.scan()
+            loop.add(InputDeviceSource(devices, controller: controller))
         }
         if let spec = config.alertGPIOLine {
             do {

@@ -230,6 +230,21 @@ public struct ConfigurationKey: Sendable {
         .init("keyboard.grab", "yes|no", "yes", "take keys away from the console and other programs") {
             $0.keyboardGrab = try yesNo($1, "keyboard.grab")
         },
+        .init("touch", "yes|no", "yes", "read touchscreens (multitouch panels such as the Pi's, USB touch panels, absolute pointers); a tap on a blip shows that aircraft's card, on the card the next one, on the dial standby; a long press steps the dial's range; a touch on a dark screen wakes it") {
+            $0.touch = try yesNo($1, "touch")
+        },
+        .init("touch.swap_xy", "yes|no", "no", "the touchscreen's axes are swapped against the panel's (a panel wired the other way)") {
+            $0.touchMapping.swapsAxes = try yesNo($1, "touch.swap_xy")
+        },
+        .init("touch.invert_x", "yes|no", "no", "the touchscreen's X runs the other way (after touch.swap_xy)") {
+            $0.touchMapping.invertsX = try yesNo($1, "touch.invert_x")
+        },
+        .init("touch.invert_y", "yes|no", "no", "the touchscreen's Y runs the other way (after touch.swap_xy)") {
+            $0.touchMapping.invertsY = try yesNo($1, "touch.invert_y")
+        },
+        .init("touch.linger_s", "SECONDS", "30", "how long a card chosen by a tap stays before standby (5 to 600)") {
+            $0.touchLingerSeconds = try number($1, "touch.linger_s", 5...600)
+        },
         .init("screenshot_dir", "DIR", "/run/radar-kiosk", live: true, "where screenshots go (SIGUSR1, and the screenshot command's file name)") {
             $0.screenshotDirectory = try nonEmpty($1, "screenshot_dir")
         },

@@ -132,6 +132,12 @@ public final class FeedInterpreter {
         return selector.around(in: snapshot, radius: radius)
     }
 
+    /// The card for the aircraft with ICAO address `address` (a blip tapped on the dial), if its position is fresh.
+    public func aircraft(address: String, within rangeNM: Double) -> Aircraft? {
+        guard let snapshot = lastSnapshot else { return nil }
+        return selector.around(in: snapshot, radius: rangeNM).first { $0.report.hex == address }.map { Self.aircraft($0, identity: identity) }
+    }
+
     /// Aircraft the dial could show now (fresh positions within its range), nearest first.
     public func aircraftInRange(_ rangeNM: Double) -> [Aircraft] {
         guard let snapshot = lastSnapshot else { return [] }

@@ -159,6 +159,10 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var trafficRangeNM: Double?
     public var keyboard = KeyboardChoice.auto
     public var keyboardGrab = true
+    public var touch = true
+    /// The touchscreen's calibration; its turn is the first output's rotation.
+    public var touchMapping = TouchMapping()
+    public var touchLingerSeconds = 30.0
     /// Key name (lower case) → action.
     public var keys: [String: KeyAction] = ["space": .toggle, "o": .overflight, "s": .standby, "n": .next, "q": .quit, "w": .wake]
     public var screenshotDirectory = "/run/radar-kiosk"

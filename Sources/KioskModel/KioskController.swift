@@ -1,5 +1,6 @@
 import AnimationCore
 import Feed
+import Input
 import SystemIO
 
 /// Every decision of the kiosk in one place: which state each input leads to
@@ -41,6 +42,13 @@ public final class KioskController {
     /// The credit the feed's terms ask for (an aggregator's), shown in standby.
     public let attribution: String?
     private var trafficSnapshots = 0
+    /// Maps the touchscreen's fractions onto the first output's frame.
+    public var touchMapping = TouchMapping()
+    /// How long a card chosen by touch stays before standby, s.
+    public var touchLingerSeconds = 30.0
+    private var gestures: TouchGestures?
+    /// Until when the card of an aircraft chosen by touch stays (nil: none is chosen).
+    public private(set) var selectionUntil: Double?
 
     /// The range the dial's rings stand for, NM: the traffic's, or the fixed 20.
     public var dialRangeNM: Double { showsTraffic ? traffic.rangeNM : KioskScene.dialRangeNM }
@@ -96,6 +104,14 @@ public final class KioskController {
         switch event {
         case let .key(code, from):
             return handleKey(code, from: from, at: time)
+        case let .touch(touch):
+            return handleTouch(touch, at: time)
+        case .selectionLingerEnded:
+            guard let until = selectionUntil, time >= until else { return Response() }
+            selectionUntil = nil
+            let next = feed?.reevaluate(now: time, log: { _ in }) ?? .standby
+            apply(next.mode == .overflight ? next : KioskState(note: state.note), at: time)
+            return Response(log: ["radar-kiosk: state \(statusLine) (the chosen aircraft's \(Int(touchLingerSeconds)) s are up)"])
         case let .gpio(active, line, initial):
             if gpioAction == .wake {
                 // A button or a motion sensor: its active edge lights the screen for the linger.
@@ -156,15 +172,81 @@ public final class KioskController {
         case .overflight: next = overflightWithKnownAircraft()
         case .standby: next = .standby
         case .next:
-            let around = feed?.aircraftInRange(KioskScene.dialRangeNM) ?? []
-            guard !around.isEmpty else { return Response(log: ["radar-kiosk: no other aircraft known (\(from) \(name))"]) }
-            let current = around.firstIndex { $0.callsign == state.aircraft?.callsign }
-            next = KioskState(mode: .overflight, aircraft: around[current.map { ($0 + 1) % around.count } ?? 0])
+            guard let following = nextAircraftState() else { return Response(log: ["radar-kiosk: no other aircraft known (\(from) \(name))"]) }
+            next = following
         case .quit, .wake:
             return Response()
         }
         apply(next, at: time)
         return Response(log: ["radar-kiosk: state \(statusLine) (\(from) \(name))"])
+    }
+
+    /// The card of the next aircraft around after the one shown, nil when none is known.
+    private func nextAircraftState() -> KioskState? {
+        let around = feed?.aircraftInRange(KioskScene.dialRangeNM) ?? []
+        guard !around.isEmpty else { return nil }
+        let current = around.firstIndex { $0.callsign == state.aircraft?.callsign }
+        return KioskState(mode: .overflight, aircraft: around[current.map { ($0 + 1) % around.count } ?? 0], selected: state.selected)
+    }
+
+    // MARK: touch
+
+    /// When the chosen aircraft's card goes (the loop wakes for it).
+    public var selectionDeadline: Double? { selectionUntil }
+
+    private func handleTouch(_ touch: TouchEvent, at time: Double) -> Response {
+        let point = touchMapping.point(x: touch.x, y: touch.y, width: layout.width, height: layout.height)
+        // A dark screen is woken by the touch, which is not also a tap on what
+        // appears: the gestures never see it come down, so its lift is nothing.
+        if touch.phase == .began && screenPower(at: time) == .off {
+            screen.wake(at: time)
+            return Response(log: ["radar-kiosk: wake (touch): screen \(screenPower(at: time))"])
+        }
+        // Someone is at the screen: it stays lit as for a wake.
+        if touch.phase == .began && screen.overheadOnly { screen.wake(at: time) }
+        if gestures == nil { gestures = TouchGestures(width: layout.width, height: layout.height) }
+        guard let gesture = gestures?.take(id: touch.id, phase: touch.phase, x: point.x, y: point.y, at: time) else { return Response() }
+        return perform(gesture, at: time)
+    }
+
+    private func perform(_ gesture: TouchGesture, at time: Double) -> Response {
+        switch gesture {
+        case let .tap(x, y):
+            switch view.hitTest(x: x, y: y) {
+            case let .traffic(address):
+                guard let aircraft = feed?.aircraft(address: address, within: traffic.maximumRangeNM) else { return Response() }
+                selectionUntil = time + touchLingerSeconds
+                apply(KioskState(mode: .overflight, aircraft: aircraft, note: state.note, selected: true), at: time)
+                return Response(log: ["radar-kiosk: state \(statusLine) (touch: chosen on the dial)"])
+            case .aircraft, .card:
+                return showNext(at: time)
+            case .dial:
+                guard selectionUntil != nil else { return Response() }
+                selectionUntil = nil
+                apply(KioskState(note: state.note), at: time)
+                return Response(log: ["radar-kiosk: state \(statusLine) (touch: the dial)"])
+            case .nothing:
+                return Response()
+            }
+        case .swipe:
+            return state.mode == .overflight ? showNext(at: time) : Response()
+        case let .longPress(x, y):
+            guard showsTraffic, view.hitTest(x: x, y: y) == .dial || state.mode == .standby else { return Response() }
+            // Auto, then each step, then auto again.
+            let steps = TrafficPicture.rangeSteps
+            let next: Double? = traffic.fixedRangeNM.flatMap { current in steps.first { $0 > current } } ?? (traffic.fixedRangeNM == nil ? steps[0] : nil)
+            traffic.setFixedRange(next, at: time)
+            relayoutForRange(at: time)
+            return Response(log: ["radar-kiosk: dial range " + (next.map { "\(Int($0)) NM" } ?? "by the traffic") + " (touch: long press)"])
+        }
+    }
+
+    /// The next aircraft around, from a tap on the card or a swipe; a chosen card stays chosen.
+    private func showNext(at time: Double) -> Response {
+        guard state.mode == .overflight, let next = nextAircraftState(), next.aircraft?.callsign != state.aircraft?.callsign else { return Response() }
+        if selectionUntil != nil { selectionUntil = time + touchLingerSeconds }
+        apply(next, at: time)
+        return Response(log: ["radar-kiosk: state \(statusLine) (touch: next)"])
     }
 
     /// "Something is overhead" from a key or a line: the feed's nearest aircraft
@@ -200,6 +282,11 @@ public final class KioskController {
     }
 
     private func applyFromFeed(_ next: KioskState, at time: Double) -> [String] {
+        // A card chosen by touch stays its linger; something really overhead takes its place.
+        if selectionUntil != nil {
+            guard next.mode == .overflight else { return [] }
+            selectionUntil = nil
+        }
         guard next != state else { return [] }
         let changed = next.mode != state.mode || next.aircraft?.callsign != state.aircraft?.callsign
         apply(next, at: time)
@@ -226,8 +313,11 @@ public final class KioskController {
             apply(newState, at: time)
             return Response(reply: KioskCommand.okReply)
         case .get:
-            return Response(reply: KioskCommand.stateReply(state, animating: isAnimating(at: time), screen: screenPower(at: time),
-                                                           feeds: feed?.sourceStatuses))
+            let animating = isAnimating(at: time)
+            var blips: [(address: String, x: Double, y: Double)] = []
+            view.forEachMark { target, x, y in if case let .traffic(address) = target { blips.append((address, x, y)) } }
+            return Response(reply: KioskCommand.stateReply(state, animating: animating, screen: screenPower(at: time),
+                                                           feeds: feed?.sourceStatuses, blips: blips))
         case let .screenshot(path):
             return Response(screenshotPath: path)
         case let .screen(power, brightness):
@@ -303,7 +393,7 @@ public final class KioskController {
 
     /// "OVERFLIGHT BAW283", "STANDBY (Receiver unavailable — retrying)": for logs and systemctl status.
     public var statusLine: String {
-        let what = state.mode == .overflight ? "OVERFLIGHT" + (state.aircraft.map { " \($0.callsign)" } ?? "") : "STANDBY"
+        let what = state.mode == .overflight ? (state.selected ? "SELECTED" : "OVERFLIGHT") + (state.aircraft.map { " \($0.callsign)" } ?? "") : "STANDBY"
         return what + (state.note.map { " (\($0))" } ?? "")
     }
 }

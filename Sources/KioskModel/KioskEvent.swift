@@ -1,5 +1,6 @@
 import Display
 import Feed
+import Input
 import SystemIO
 
 /// Everything that can happen to the kiosk, from any input, as the
@@ -8,6 +9,10 @@ import SystemIO
 public enum KioskEvent: Sendable {
     /// A key pressed on a keyboard or the terminal (a Linux key code), and where.
     case key(code: UInt16, from: String)
+    /// A finger on the touchscreen (fractions of the device's axes).
+    case touch(TouchEvent)
+    /// The linger of an aircraft chosen by touch ran out.
+    case selectionLingerEnded
     /// The GPIO line's level after it settled; `initial` is the level at start.
     case gpio(active: Bool, line: String, initial: Bool)
     /// A command line from stdin or the socket; the reply goes back to `client`.

@@ -96,7 +96,7 @@ public enum KioskScene {
                                       style: (alert == nil ? KioskStyle.card : .alertCard).leafStyle, animationOverride: cardAnimation, isDecorative: !overflight))
 
         // Status word: its identity is the word, so a change removes one and inserts the other.
-        let word = overflight ? alert ?? "OVERFLIGHT" : "STANDBY"
+        let word = overflight ? alert ?? (state.selected ? "SELECTED" : "OVERFLIGHT") : "STANDBY"
         let origin = layout.statusOrigin(state.mode)
         let statusSize = layout.textSize(28, scale: overflight ? s : layout.scale)
         leaves.append(LeafDescription(id: NodeID("status", id: word), frame: textFrame(x: origin.x, baseline: origin.baseline, size: statusSize),

@@ -8,11 +8,15 @@ public struct KioskState: Equatable, Sendable {
     public var mode: Mode
     public var aircraft: Aircraft?
     public var note: String?
+    /// The card is up because someone chose the aircraft on the dial (a tap),
+    /// not because it is overhead: the status word says SELECTED.
+    public var selected = false
 
-    public init(mode: Mode = .standby, aircraft: Aircraft? = nil, note: String? = nil) {
+    public init(mode: Mode = .standby, aircraft: Aircraft? = nil, note: String? = nil, selected: Bool = false) {
         self.mode = mode
         self.aircraft = aircraft
         self.note = note
+        self.selected = selected
     }
 
     public static let standby = KioskState()
@@ -29,7 +33,7 @@ public struct KioskState: Equatable, Sendable {
     /// Reads `{"mode":"standby"}` or `{"mode":"overflight","aircraft":{...}}` (ARCHITECTURE.md).
     public init(json: JSONValue, field: String = "state") throws {
         guard let object = json.objectValue else { throw ParseError(field, "expected an object") }
-        for key in object.keys where !["mode", "aircraft", "note"].contains(key) {
+        for key in object.keys where !["mode", "aircraft", "note", "selected"].contains(key) {
             throw ParseError("\(field).\(key)", "unknown field")
         }
         guard let modeText = object["mode"]?.stringValue else { throw ParseError("\(field).mode", "expected \"standby\" or \"overflight\"") }
@@ -39,6 +43,10 @@ public struct KioskState: Equatable, Sendable {
             guard let text = note.stringValue else { throw ParseError("\(field).note", "expected a string") }
             guard text.count <= Self.maximumNoteLength else { throw ParseError("\(field).note", "longer than \(Self.maximumNoteLength) characters") }
             self.note = text
+        }
+        if let chosen = object["selected"], !chosen.isNull {
+            guard let flag = chosen.boolValue else { throw ParseError("\(field).selected", "expected true or false") }
+            selected = flag && mode == .overflight
         }
         // An overflight may come without an aircraft: something is overhead,
         // nothing more is known (a sensor, a home automation rule).
@@ -51,6 +59,7 @@ public struct KioskState: Equatable, Sendable {
         var o: [String: JSONValue] = ["mode": .string(mode.rawValue)]
         if let aircraft { o["aircraft"] = aircraft.json }
         if let note { o["note"] = .string(note) }
+        if selected { o["selected"] = .bool(true) }
         return .object(o)
     }
 }

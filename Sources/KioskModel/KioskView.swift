@@ -127,24 +127,9 @@ public final class KioskView {
         let frame = dial.frame.scaled(aboutCenterBy: dial.scale)
         let center = (x: frame.midX, y: frame.midY), radius = frame.width / 2
         var nearest = (target: HitTarget.nothing, distance: touchSlop)
-        func consider(_ target: HitTarget, _ px: Double, _ py: Double) {
+        forEachMark { target, px, py in
             let d = ((px - x) * (px - x) + (py - y) * (py - y)).squareRoot()
             if d <= nearest.distance { nearest = (target, d) }
-        }
-        // The marker is drawn where its leaf is, held inside the rim.
-        for item in items where item.id.path == "dial/marker" && item.opacity > Self.faintMark {
-            let dx = item.frame.x - center.x, dy = item.frame.y - center.y
-            let reach = (dx * dx + dy * dy).squareRoot()
-            let held = reach > radius && reach > 0 ? radius / reach : 1
-            if let name = item.id.explicit { consider(.aircraft(name), center.x + dx * held, center.y + dy * held) }
-        }
-        // Traffic blips show on the sweeping face only, faded with it.
-        let sweepOpacity = 1 - DialChannels(dial.custom).stillness
-        if controller.showsTraffic && sweepOpacity * dial.opacity > Self.faintMark {
-            for blip in controller.traffic.blips where blip.opacity * sweepOpacity > Self.faintMark {
-                guard let address = controller.traffic.address(ofSerial: blip.serial) else { continue }
-                consider(.traffic(address: address), center.x + blip.x * radius, center.y - blip.y * radius)
-            }
         }
         if nearest.target != .nothing { return nearest.target }
         for item in items.reversed() where item.opacity > Self.visible && item.scale > 0.01 {
@@ -161,6 +146,28 @@ public final class KioskView {
             }
         }
         return .nothing
+    }
+
+    /// Every aircraft's mark drawn on the dial in the frame last sampled, and
+    /// where (px of this output): the shown aircraft's marker, held inside
+    /// the rim, and the traffic's blips on the sweeping face, faded with it.
+    public func forEachMark(_ body: (HitTarget, Double, Double) -> Void) {
+        let items = graph.renderList
+        guard let dial = items.first(where: { $0.id == KioskScene.dialID }) else { return }
+        let frame = dial.frame.scaled(aboutCenterBy: dial.scale)
+        let center = (x: frame.midX, y: frame.midY), radius = frame.width / 2
+        for item in items where item.id.path == "dial/marker" && item.opacity > Self.faintMark {
+            let dx = item.frame.x - center.x, dy = item.frame.y - center.y
+            let reach = (dx * dx + dy * dy).squareRoot()
+            let held = reach > radius && reach > 0 ? radius / reach : 1
+            if let name = item.id.explicit { body(.aircraft(name), center.x + dx * held, center.y + dy * held) }
+        }
+        let sweepOpacity = 1 - DialChannels(dial.custom).stillness
+        guard controller.showsTraffic && sweepOpacity * dial.opacity > Self.faintMark else { return }
+        for blip in controller.traffic.blips where blip.opacity * sweepOpacity > Self.faintMark {
+            guard let address = controller.traffic.address(ofSerial: blip.serial) else { continue }
+            body(.traffic(address: address), center.x + blip.x * radius, center.y - blip.y * radius)
+        }
     }
 
     /// Below this opacity a leaf is not there to be touched (it is fading in or out).

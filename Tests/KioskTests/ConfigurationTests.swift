@@ -58,6 +58,11 @@ import Input
     backlight = /sys/class/backlight/10-0045
     keyboard = /dev/input/event3
     keyboard.grab = no
+    touch = no
+    touch.swap_xy = yes
+    touch.invert_x = yes
+    touch.invert_y = no
+    touch.linger_s = 45
     screenshot_dir = /var/tmp
     key.space = none
     key.t = toggle
@@ -84,6 +89,7 @@ import Input
         #expect(!c.alerts.emergencies && c.alerts.military && c.alertWatchList == "/etc/radar-kiosk/watch"
                 && c.alerts.radiusNM == 12.5 && c.alerts.ceilingFeet == 30_000 && c.alertGPIOLine == "BUZZER" && c.alertGPIOActiveLow)
         #expect(c.keyboard == .device("/dev/input/event3") && !c.keyboardGrab && c.screenshotDirectory == "/var/tmp")
+        #expect(!c.touch && c.touchMapping == TouchMapping(swapsAxes: true, invertsX: true) && c.touchLingerSeconds == 45)
         #expect(c.keys["space"] == nil && c.keys["t"] == .toggle && c.keys["q"] == .quit)
         #expect(c.gpioLine == "GPIO17" && c.gpioActiveLow && c.gpioBias == .pullUp && c.gpioDebounceMilliseconds == 50 && c.gpioAction == .wake)
         #expect(c.night == NightSchedule(from: ClockTime(anchor: .sunset, offsetMinutes: 30), until: ClockTime(anchor: .midnight, offsetMinutes: 6 * 60 + 45)))

@@ -75,6 +75,8 @@ class VM:
             # One card with two connectors (a Pi's two HDMI ports), bound only
             # when the two-screen test loads virtio-gpu.
             devices += ["-device", "virtio-gpu-pci,id=video3,max_outputs=2,xres=800,yres=600,edid=on"]
+            # An absolute pointer with a button (single touch, as a touch frame is): taps over QMP.
+            devices += ["-device", "usb-tablet,id=tablet,bus=xhci.0"]
             devices += console + control + ["-serial", "chardev:ctl"]
             append = "console=ttyS0,115200 quiet loglevel=3 panic=-1"
         self.proc = subprocess.Popen(machine + [
@@ -218,6 +220,8 @@ def build_initramfs(assets, kiosk, fonts, out, libroot=None):
             os.makedirs(os.path.dirname(dest), exist_ok=True)
             shutil.copy(source, dest)
         shutil.copy(module_list, os.path.join(root, "etc", "vm-modules.txt"))
+        # Real traffic for the touch test: the Irvine capture (170 aircraft).
+        shutil.copy(os.path.join(HERE, "..", "FeedTests", "Fixtures", "readsb_overirvine_170ac.json"), os.path.join(root, "etc", "irvine.json"))
         for state, name in STATES.items():
             open(os.path.join(root, "etc", name), "w").write(state + "\n")
         with open(out, "wb") as f:
@@ -600,9 +604,87 @@ class Tests:
         self.vblank_pacing()
         self.rgb565()
         self.screen_power()
+        self.touch()
         self.two_screens()
         self.display_failure_after_start()
         return self.failed == 0
+
+    def tap(self, x, y, w=800, h=480):
+        """A tap through QEMU's usb-tablet at frame pixel (x, y): moved there, pressed, released."""
+        ax, ay = int(x / w * 32767), int(y / h * 32767)
+        self.vm.command("input-send-event", events=[{"type": "abs", "data": {"axis": "x", "value": ax}},
+                                                    {"type": "abs", "data": {"axis": "y", "value": ay}}])
+        self.vm.command("input-send-event", events=[{"type": "btn", "data": {"down": True, "button": "left"}}])
+        self.vm.command("input-send-event", events=[{"type": "btn", "data": {"down": False, "button": "left"}}])
+
+    def blips(self):
+        """The blips the kiosk's last logged `get` reports, as [(address, x, y)]."""
+        for line in reversed(self.kiosk_log().splitlines()):
+            if '"blips"' in line:
+                reply = json.loads(line[line.index("{"):])
+                return [(b["address"], b["x"], b["y"]) for b in reply["blips"]]
+        return []
+
+    def touch(self):
+        """QEMU's usb-tablet as a touchscreen (evdev, single touch): a tap on a
+        blip of real traffic brings that aircraft's card, a tap on a dark
+        screen wakes it and does nothing more, and the device unplugged and
+        plugged again is found again."""
+        self.vm.sh("mkdir -p /tmp/feed && cp /etc/irvine.json /tmp/feed/aircraft.json")
+        # A get every two seconds: its reply (logged) says where each blip is drawn.
+        gets = " ".join(f"'{{\"at\":{t},\"cmd\":\"get\"}}'" for t in range(3, 62, 2))
+        self.vm.sh(f"printf '%s\\n' {gets} > /tmp/gets.jsonl")
+        args = "--display drm --feed /tmp/feed/aircraft.json --station 33.635029,-117.842218 --radius 0.2 --autoplay /tmp/gets.jsonl"
+        self.start_kiosk(args)
+        found = self.logged("touchscreen QEMU QEMU USB Tablet", 30)
+        blips, _ = self.wait_until(self.blips, 30)
+        self.check("QEMU's tablet is found as a touchscreen, and get says where the blips are",
+                   found and len(blips) >= 3, f"({len(blips)} blips) " + next((l for l in self.kiosk_log().splitlines() if "touchscreen" in l), ""))
+        if not blips:
+            self.stop_kiosk("TERM")
+            return
+        # The feed's file is rewritten now and then, as readsb does, so that it stays fresh.
+        self.vm.sh("cp /etc/irvine.json /tmp/feed/aircraft.json")
+        address, x, y = next((b for b in self.blips() if 40 < b[1] < 760 and 40 < b[2] < 440), blips[0])
+        self.tap(x, y)
+        chosen, waited = self.wait_until(lambda: "state SELECTED" in self.kiosk_log() and "(touch: chosen on the dial)" in self.kiosk_log(), 20)
+        line = next((l for l in self.kiosk_log().splitlines() if "state SELECTED" in l), "")
+        self.check("a tap on a blip brings that aircraft's card (SELECTED)", bool(chosen), f"(blip {address} at {x:.0f}, {y:.0f}; {waited:.1f} s) {line}")
+        # A tap on the card once it is there (a logged get says the glide is over): the next aircraft around, still chosen.
+        def settled():
+            gets = [l for l in self.kiosk_log().splitlines() if '"blips"' in l or '"animating"' in l]
+            return bool(gets) and '"selected":true' in gets[-1] and '"animating":false' in gets[-1]
+        self.wait_until(settled, 20)
+        self.tap(600, 300)
+        following, _ = self.wait_until(lambda: "(touch: next)" in self.kiosk_log(), 20)
+        line = next((l for l in self.kiosk_log().splitlines() if "(touch: next)" in l), "")
+        self.check("a tap on the card shows the next aircraft around", bool(following) and "state SELECTED" in line, line)
+        # Unplugged and plugged in again (QMP device_del/device_add): found again, and taps still work.
+        self.vm.command("device_del", id="tablet")
+        removed = self.logged("touchscreen QEMU QEMU USB Tablet", 1) and self.wait_until(lambda: "removed" in self.kiosk_log(), 20)[0]
+        self.vm.command("device_add", driver="usb-tablet", id="tablet", bus="xhci.0")
+        again, _ = self.wait_until(lambda: self.kiosk_log().count("touchscreen QEMU QEMU USB Tablet (") >= 2, 30)
+        self.vm.sh("cp /etc/irvine.json /tmp/feed/aircraft.json")
+        # A USB device just enumerated may miss the first events sent: tapped until one lands, five times at most.
+        following, tries = False, 0
+        while not following and tries < 5:
+            self.tap(600, 300)
+            tries += 1
+            following, _ = self.wait_until(lambda: self.kiosk_log().count("(touch: next)") >= 2, 4)
+        log = self.stop_kiosk("TERM")
+        self.check("the tablet unplugged and plugged again is found again, and taps on it still work",
+                   bool(removed) and bool(again) and bool(following) and "exit=0" in log,
+                   f"({tries} taps) " + " / ".join(l.replace("radar-kiosk: ", "") for l in log.splitlines() if "touchscreen" in l or "touch:" in l))
+
+        # A dark screen (on only while overhead): a tap wakes it, and is not also a tap on what appears.
+        self.vm.sh("printf 'display = drm\\nscreen.overhead_only = yes\\nscreen.linger_s = 5\\n' > /tmp/dark.conf")
+        self.start_dark_kiosk("--config /tmp/dark.conf")
+        self.logged("touchscreen QEMU QEMU USB Tablet", 30)
+        self.tap(400, 240)
+        woke, _ = self.wait_until(lambda: "wake (touch): screen on" in self.kiosk_log(), 20)
+        log = self.stop_kiosk("TERM")
+        self.check("a tap on a dark screen wakes it and does nothing else", bool(woke) and "state " not in log and "exit=0" in log,
+                   " / ".join(l.replace("radar-kiosk: ", "") for l in log.splitlines() if "screen" in l or "state" in l))
 
     def two_screens(self):
         """One card, two connectors (virtio-gpu with two heads): both outputs at

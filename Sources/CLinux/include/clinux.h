@@ -39,6 +39,8 @@ static const unsigned long radar_vt_reldisp = VT_RELDISP;
 static const unsigned long radar_eviocgrab = EVIOCGRAB;
 static inline unsigned long radar_eviocgbit(int type, int length) { return EVIOCGBIT(type, length); }
 static inline unsigned long radar_eviocgname(int length) { return EVIOCGNAME(length); }
+static inline unsigned long radar_eviocgabs(int axis) { return EVIOCGABS(axis); }
+static inline unsigned long radar_eviocgprop(int length) { return EVIOCGPROP(length); }
 
 static const unsigned long radar_gpio_get_chipinfo = GPIO_GET_CHIPINFO_IOCTL;
 static const unsigned long radar_gpio_v2_get_lineinfo = GPIO_V2_GET_LINEINFO_IOCTL;
