@@ -99,19 +99,29 @@ public final class EvdevKeyboard {
 
     /// Reads what is available; nil when the device is gone (unplugged).
     public func read() -> [KeyEvent]? {
-        var buffer = [UInt8](repeating: 0, count: 4096)
         var events: [KeyEvent] = []
-        while true {
-            switch buffer.withUnsafeMutableBytes({ device.read(into: $0) }) {
-            case let .bytes(n):
-                events += buffer.withUnsafeBytes { decoder.decode(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-                // A key-repeat storm is bounded by the buffer: the rest waits for the next turn.
-                if events.count > 256 { return events }
-            case .wouldBlock, .end:
-                return events
-            case let .failed(e):
-                return e.code == ENODEV ? nil : events
-            }
+        // A key-repeat storm is bounded per turn: the rest waits for the next.
+        let present = readEvdev(device) { bytes in
+            events += decoder.decode(bytes)
+            return events.count <= 256
+        }
+        return present ? events : nil
+    }
+}
+
+/// Reads an evdev device until it has nothing more, handing each chunk to
+/// `take`, which says whether to read on (a flood is bounded per loop turn).
+/// False when the device is gone (unplugged: ENODEV).
+func readEvdev(_ device: FileDescriptor, _ take: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        switch buffer.withUnsafeMutableBytes({ device.read(into: $0) }) {
+        case let .bytes(n):
+            guard buffer.withUnsafeBytes({ take(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }) else { return true }
+        case .wouldBlock, .end:
+            return true
+        case let .failed(e):
+            return e.code != ENODEV
         }
     }
 }

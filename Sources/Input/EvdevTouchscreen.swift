@@ -57,20 +57,12 @@ public final class EvdevTouchscreen {
 
     /// Reads what is available; nil when the device is gone (unplugged).
     public func read() -> [TouchEvent]? {
-        var buffer = [UInt8](repeating: 0, count: 4096)
         var events: [TouchEvent] = []
-        while true {
-            switch buffer.withUnsafeMutableBytes({ device.read(into: $0) }) {
-            case let .bytes(n):
-                let got = buffer.withUnsafeBytes { records.records(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-                events += touches.feed(got)
-                // A flood is bounded per turn: the rest waits for the next.
-                if events.count > 256 { return events }
-            case .wouldBlock, .end:
-                return events
-            case let .failed(e):
-                return e.code == ENODEV ? nil : events
-            }
+        // A flood is bounded per turn: the rest waits for the next.
+        let present = readEvdev(device) { bytes in
+            events += touches.feed(records.records(bytes))
+            return events.count <= 256
         }
+        return present ? events : nil
     }
 }
