@@ -7,7 +7,7 @@ overflight start and end events, a wrong password, the broker killed and
 started again (the kiosk reconnects and publishes its state anew), and a
 flood of commands that must not move the frame schedule.
 Usage: mqtt.py PATH/radar-kiosk"""
-import json, os, signal, socket, subprocess, sys, tempfile, time
+import json, os, shutil, signal, socket, subprocess, sys, tempfile, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from waiting import wait_for  # noqa: E402
 from recording import GET_ANSWER_LIMIT, frame_times, p99  # noqa: E402
@@ -74,13 +74,13 @@ def publish(topic, payload):
 
 
 class Kiosk:
-    def __init__(self, name, password_file):
+    def __init__(self, name, password_file, extra=""):
         self.dir = os.path.join(work, name)
         os.makedirs(self.dir)
         self.sock, self.video = os.path.join(self.dir, "k.sock"), os.path.join(self.dir, "frames.y4m")
         conf = os.path.join(self.dir, "k.conf")
         open(conf, "w").write(f"display = headless\nsize = 160x96\nrefresh = {RATE}\nkeyboard = none\nsocket = {self.sock}\n"
-                              f"mqtt.broker = 127.0.0.1:{PORT}\nmqtt.username = {USER}\nmqtt.password_file = {password_file}\n")
+                              f"mqtt.broker = 127.0.0.1:{PORT}\nmqtt.username = {USER}\nmqtt.password_file = {password_file}\n" + extra)
         self.log = open(os.path.join(self.dir, "log"), "w+")
         self.proc = subprocess.Popen([kiosk, "run", "--config", conf, "--record", self.video], stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL, stderr=self.log)
@@ -198,6 +198,24 @@ try:
     code = k.stop()
     gone = retained(f"{BASE}/status", 1).get(f"{BASE}/status")
     check("SIGTERM: the kiosk exits 0 and says offline", code == 0 and gone == "offline", f"(exit {code}, status {gone})")
+
+    # With a feed: TOPIC/feeds says each source and whether its data is coming in, retained.
+    feed_dir = os.path.join(work, "feed-files")
+    os.makedirs(feed_dir)
+    capture = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "FeedTests", "Fixtures", "readsb_overirvine_170ac.json")
+    aircraft = os.path.join(feed_dir, "aircraft.json")
+    shutil.copy(capture, aircraft)
+    k = Kiosk("feed", os.path.join(work, "password"), extra=f"feed = {aircraft}\nstation = 33.635029,-117.842218\n")
+
+    def feeds():
+        text = retained(f"{BASE}/feeds", 1).get(f"{BASE}/feeds")
+        return json.loads(text) if text else None
+    live = wait_for(lambda: feeds() == [{"name": aircraft, "live": True}], 15)
+    os.unlink(aircraft)
+    gone_feed = wait_for(lambda: feeds() == [{"name": aircraft, "live": False}], 15)
+    check("TOPIC/feeds: the source and whether its data is coming in, retained (live, then not once its file is gone)",
+          live and gone_feed, f"(now {feeds()})")
+    k.stop()
 
     # The wrong password: said once, in one line; the kiosk runs on.
     k = Kiosk("wrong", os.path.join(work, "wrong-password"))
