@@ -13,6 +13,24 @@ public struct GeoPoint: Equatable, Sendable {
 
     public static let earthRadiusNM = 6_371_008.8 / 1852
 
+    /// The mean Earth radius in feet.
+    public static let earthRadiusFeet = 6_371_008.8 / 0.3048
+
+    /// How high above the horizon something `distanceNM` away over the
+    /// ground and at `altitudeFeet` is seen from `observerFeet` (both above
+    /// sea level), degrees; nil when the Earth's curve hides it. No
+    /// refraction: 3 NM away at 3,000 ft is 9.3° up, and 40 NM away at
+    /// 1,000 ft is about 400 ft below the horizon.
+    public static func elevationAngle(distanceNM: Double, altitudeFeet: Double, observerFeet: Double = 0) -> Double? {
+        guard distanceNM.isFinite, altitudeFeet.isFinite, observerFeet.isFinite, distanceNM >= 0 else { return nil }
+        let θ = distanceNM / earthRadiusNM
+        let target = earthRadiusFeet + altitudeFeet, observer = earthRadiusFeet + observerFeet
+        // The target from the observer, up and along the ground, in the plane through the Earth's centre.
+        let up = target * cos(θ) - observer, along = target * sin(θ)
+        guard up > 0 else { return nil }
+        return atan2(up, along) * 180 / .pi
+    }
+
     /// Great-circle distance in nautical miles (haversine, mean Earth radius).
     public func distanceNM(to other: GeoPoint) -> Double {
         let φ1 = latitude * .pi / 180, φ2 = other.latitude * .pi / 180

@@ -1,7 +1,9 @@
 /// Decides which aircraft, if any, is overhead: fresh position, within the
 /// radius, below the ceiling, airborne unless ground traffic is wanted, not
-/// ignored; the closest wins. Entering and leaving use different radii and a
-/// hold time, so an aircraft at the edge does not flap the layout.
+/// ignored; the closest is shown first. Entering and leaving use different
+/// radii and a hold time, so an aircraft at the edge does not flap the
+/// layout. With several overhead at once, each is shown in turn for
+/// `cycleSeconds`, in the order they came (`place` says which of how many).
 public struct OverheadSelector: Sendable {
     public struct Settings: Equatable, Sendable {
         public var station: GeoPoint
@@ -18,6 +20,9 @@ public struct OverheadSelector: Sendable {
         public var holdSeconds: Double = 8
         /// Hex addresses or callsigns never shown (case-insensitive).
         public var ignore: Set<String> = []
+        /// With several overhead, each is shown this long before the next
+        /// (0: the closest stays, and a clearly closer one takes over).
+        public var cycleSeconds: Double = 8
 
         public init(station: GeoPoint) { self.station = station }
     }
@@ -29,13 +34,50 @@ public struct OverheadSelector: Sendable {
         public var bearingDegrees: Double
     }
 
+    /// Which of the aircraft overhead is shown: the `index`th (from 1) of `count`, in the order they came.
+    public struct Place: Equatable, Sendable {
+        public var index: Int
+        public var count: Int
+        public init(index: Int, count: Int) {
+            self.index = index
+            self.count = count
+        }
+    }
+
     public var settings: Settings
     private var current: Choice?
     private var lostAt: Double?
+    /// The addresses of the aircraft overhead, in the order they came.
+    private var overhead: [String] = []
+    /// When the shown aircraft's turn began.
+    private var shownSince = 0.0
 
     /// When the held aircraft's hold runs out, if one is being held: the caller
     /// re-evaluates then even if no new snapshot has come.
     public var holdExpires: Double? { lostAt.map { $0 + settings.holdSeconds } }
+
+    /// When the next aircraft overhead takes its turn, while several are.
+    public var turnEnds: Double? {
+        guard settings.cycleSeconds > 0, overhead.count > 1, current != nil, lostAt == nil else { return nil }
+        return shownSince + settings.cycleSeconds
+    }
+
+    /// The shown aircraft's place among several overhead; nil with one or none.
+    public var place: Place? {
+        guard overhead.count > 1, let hex = current?.report.hex, let i = overhead.firstIndex(of: hex) else { return nil }
+        return Place(index: i + 1, count: overhead.count)
+    }
+
+    /// Gives the next aircraft overhead its turn now (a tap on the card);
+    /// false with fewer than two overhead. The next `update` shows it.
+    public mutating func advance(at time: Double) -> Bool {
+        guard overhead.count > 1, let hex = current?.report.hex, let i = overhead.firstIndex(of: hex) else { return false }
+        pendingTurn = overhead[(i + 1) % overhead.count]
+        shownSince = time
+        return true
+    }
+    /// The address `advance` chose, shown by the next `update`.
+    private var pendingTurn: String?
 
     public init(settings: Settings) { self.settings = settings }
 
@@ -78,21 +120,41 @@ public struct OverheadSelector: Sendable {
 
     /// The aircraft to show after `snapshot` arrived at `time` (seconds, any clock).
     public mutating func update(_ snapshot: AircraftSnapshot, at time: Double) -> Choice? {
+        // Overhead: those within the entry radius, and those already overhead
+        // still within the exit radius; newcomers join the end of the round.
+        let inner = candidates(in: snapshot, radius: settings.radiusNM)
+        let members = candidates(in: snapshot, radius: settings.exitRadiusNM).filter { c in
+            overhead.contains(c.report.hex) || inner.contains { $0.report.hex == c.report.hex }
+        }
+        overhead = overhead.filter { hex in members.contains { $0.report.hex == hex } }
+            + members.map(\.report.hex).filter { !overhead.contains($0) }
+        defer { pendingTurn = nil }
+        if let hex = pendingTurn, let next = members.first(where: { $0.report.hex == hex }) {
+            current = next
+            lostAt = nil
+            return current
+        }
         // The one already shown keeps its place while within the exit radius.
-        if let shown = current,
-           let still = candidates(in: snapshot, radius: settings.exitRadiusNM).first(where: { $0.report.hex == shown.report.hex }) {
+        if let shown = current, let still = members.first(where: { $0.report.hex == shown.report.hex }) {
             current = still
             lostAt = nil
-            // A clearly closer aircraft inside the entry radius takes over.
-            if let closest = candidates(in: snapshot, radius: settings.radiusNM).first,
-               closest.report.hex != still.report.hex, closest.distanceNM < still.distanceNM * 0.8 {
+            if settings.cycleSeconds > 0 {
+                // Its turn over, the next overhead has one.
+                if overhead.count > 1, time - shownSince >= settings.cycleSeconds, let i = overhead.firstIndex(of: still.report.hex),
+                   let next = members.first(where: { $0.report.hex == overhead[(i + 1) % overhead.count] }) {
+                    current = next
+                    shownSince = time
+                }
+            } else if let closest = inner.first, closest.report.hex != still.report.hex, closest.distanceNM < still.distanceNM * 0.8 {
+                // A clearly closer aircraft inside the entry radius takes over.
                 current = closest
             }
             return current
         }
-        if let next = candidates(in: snapshot, radius: settings.radiusNM).first {
+        if let next = members.first {
             current = next
             lostAt = nil
+            shownSince = time
             return current
         }
         // The hold is for flapping at the edge of the radius, and follows the

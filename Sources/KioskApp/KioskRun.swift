@@ -159,6 +159,7 @@ public enum KioskRun {
         controller.touchMapping = config.touchMapping
         controller.touchMapping.rotation = config.rotation
         controller.touchLingerSeconds = config.touchLingerSeconds
+        controller.setStationView(facing: config.facing, elevationFeet: config.stationElevationFeet, at: 0)
         if config.keyboard != .none || config.touch {
             let only: String? = if case let .device(path) = config.keyboard { path } else { nil }
             let devices = InputDevices(grab: config.keyboardGrab, keyboards: config.keyboard != .none, touchscreens: config.touch, onlyKeyboard: only)

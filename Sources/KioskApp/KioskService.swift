@@ -197,6 +197,7 @@ final class KioskService {
             controller.screen.adoptSettings(from: live.screen)
             screen?.schedule = live.night
             if let station = live.station { screen?.station = station }
+            controller.setStationView(facing: live.facing, elevationFeet: live.stationElevationFeet, at: loop.now)
             screenshots.directory = configuration.screenshotDirectory
             Log.line("radar-kiosk: configuration reloaded" + (later.isEmpty ? "" : "; \(later.joined(separator: ", ")) take effect after a restart"))
         } catch {

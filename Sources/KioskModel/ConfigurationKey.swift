@@ -86,6 +86,13 @@ public struct ConfigurationKey: Sendable {
             }
             $0.station = GeoPoint(latitude: lat, longitude: lon)
         },
+        .init("station.facing_deg", "DEGREES|N|NE|E|SE|S|SW|W|NW", "none", live: true,
+              "the direction the kiosk looks out on (its window): the dial's top is that way, not north, and the card says where to look as ahead, left, right or behind you") {
+            $0.facing = try bearing($1, "station.facing_deg")
+        },
+        .init("station.elevation_ft", "FEET", "0", live: true, "the ground's height at the station above sea level: the card's angle above the horizon counts from it") {
+            $0.stationElevationFeet = try number($1, "station.elevation_ft", -1500...15_000)
+        },
         .init("overhead.radius_nm", flag: "--radius", "NM", "3", live: true, "an aircraft within this distance is overhead") {
             $0.radiusNM = try number($1, "overhead.radius_nm", 0.1...100)
         },
@@ -103,6 +110,11 @@ public struct ConfigurationKey: Sendable {
         },
         .init("overhead.hold_s", "SECONDS", "8", live: true, "keep showing an aircraft this long after it stops qualifying") {
             $0.holdSeconds = try number($1, "overhead.hold_s", 0...3600)
+        },
+        .init("overhead.cycle_s", "SECONDS", "8", live: true, "with several aircraft overhead, each is shown this long in turn, the card saying which (\"2/3\"); 0 shows the closest (2 to 600, or 0)") {
+            let seconds = try number($1, "overhead.cycle_s", 0...600)
+            guard seconds == 0 || seconds >= 2 else { throw ConfigurationError("overhead.cycle_s: expected 0 or 2 to 600 seconds, not '\($1)'") }
+            $0.cycleSeconds = seconds
         },
         .init("overhead.ignore", "HEX-OR-CALLSIGN,...", "none", live: true, "aircraft never shown") {
             $0.ignore = $1.split(separator: ",").map { $0.trimmed(" ").lowercased() }.filter { !$0.isEmpty }
@@ -288,6 +300,15 @@ public struct ConfigurationKey: Sendable {
         guard let v = T(rawValue: value) else {
             let names = T.allCases.map(\.rawValue)
             throw ConfigurationError("\(key): expected \(names.dropLast().joined(separator: ", ")) or \(names.last ?? ""), not '\(value)'")
+        }
+        return v
+    }
+
+    /// A compass bearing: degrees (0 to under 360) or one of the sixteen points.
+    static func bearing(_ value: String, _ key: String) throws -> Double {
+        if let point = CompassPoint.bearing(named: value.uppercased()) { return point }
+        guard let v = decimal(value), v >= 0, v < 360 else {
+            throw ConfigurationError("\(key): expected degrees from 0 to under 360 or a compass point (N, NE, E, …, NNW), not '\(ExternalText.oneLine(value, maximumBytes: 40))'")
         }
         return v
     }

@@ -7,17 +7,24 @@ import AnimationCore
 public struct DialChannels: Equatable, Sendable {
     /// 0 = the sweeping face, 100 = the still face.
     public var faceBlend: Double
+    /// The compass bearing at the top of the dial (`station.facing_deg`):
+    /// the face's labels and ticks turn by it. It changes only at once (a
+    /// reload), so it never glides the long way round.
+    public var facingDegrees: Double
 
-    public init(faceBlend: Double) { self.faceBlend = faceBlend }
+    public init(faceBlend: Double, facingDegrees: Double = 0) {
+        self.faceBlend = faceBlend
+        self.facingDegrees = facingDegrees
+    }
 
     /// The channels of a sweeping or a still face.
-    public init(still: Bool) { self.init(faceBlend: still ? 100 : 0) }
+    public init(still: Bool, facingDegrees: Double = 0) { self.init(faceBlend: still ? 100 : 0, facingDegrees: facingDegrees) }
 
     /// Read back from a sampled leaf's custom vector.
-    public init(_ custom: AnimatableRect) { self.init(faceBlend: custom.x) }
+    public init(_ custom: AnimatableRect) { self.init(faceBlend: custom.x, facingDegrees: custom.y) }
 
     /// As the leaf's custom vector.
-    public var animatable: AnimatableRect { AnimatableRect(x: faceBlend, y: 0, width: 0, height: 0) }
+    public var animatable: AnimatableRect { AnimatableRect(x: faceBlend, y: facingDegrees, width: 0, height: 0) }
 
     /// The still face's share, 0...1.
     public var stillness: Double { min(max(faceBlend / 100, 0), 1) }

@@ -48,14 +48,17 @@ public final class FeedInterpreter {
     }
 
     /// When the state must be worked out again though nothing came: a hold
-    /// running out, or the last good data going stale.
+    /// running out, the next aircraft overhead's turn, or the last good data going stale.
     public var deadline: Double? {
         guard note == nil else { return nil }
-        let stale = lastNews.map { $0 + staleAfter }
-        switch (selector.holdExpires, stale) {
-        case let (a?, b?): return min(a, b)
-        case let (a, b): return a ?? b
-        }
+        return [selector.holdExpires, selector.turnEnds, lastNews.map { $0 + staleAfter }].compactMap { $0 }.min()
+    }
+
+    /// The next aircraft overhead's card at once (a tap on the card), nil
+    /// unless several are overhead.
+    public func advanceOverhead(now: Double) -> KioskState? {
+        guard note == nil, let snapshot = lastSnapshot, selector.advance(at: now) else { return nil }
+        return choose(snapshot, at: now)
     }
 
     /// Works the state out again at `now` (a hold may have run out, the data gone stale).
@@ -123,7 +126,7 @@ public final class FeedInterpreter {
             }
         }
         guard let choice else { return .standby }
-        return KioskState(mode: .overflight, aircraft: Self.aircraft(choice, identity: identity))
+        return KioskState(mode: .overflight, aircraft: Self.aircraft(choice, identity: identity), place: selector.place)
     }
 
     /// The traffic within `radius` at any height (fresh positions), nearest first.

@@ -122,12 +122,17 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var feed: FeedSpec?
     public var feedCAFile: String?
     public var station: GeoPoint?
+    /// The compass bearing the dial's top stands for (the window's view); nil: north up.
+    public var facing: Double?
+    /// The ground's height at the station above sea level, ft: how far above it an aircraft is.
+    public var stationElevationFeet = 0.0
     public var radiusNM = 3.0
     public var exitRadiusNM: Double?
     public var ceilingFeet = 10_000
     public var maximumPositionAge = 15.0
     public var includeGround = false
     public var holdSeconds = 8.0
+    public var cycleSeconds = 8.0
     public var ignore: [String] = []
     public var routes: String?
     public var standingData = StandingDataChoice.auto
@@ -321,6 +326,7 @@ public struct KioskConfiguration: Equatable, Sendable {
         s.maximumPositionAge = maximumPositionAge
         s.includeGround = includeGround
         s.holdSeconds = holdSeconds
+        s.cycleSeconds = cycleSeconds
         s.ignore = Set(ignore)
         return s
     }

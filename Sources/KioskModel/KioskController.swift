@@ -50,6 +50,29 @@ public final class KioskController {
     /// Until when the card of an aircraft chosen by touch stays (nil: none is chosen).
     public private(set) var selectionUntil: Double?
 
+    /// The compass bearing at the top of every dial (`station.facing_deg`):
+    /// the view out of the window the kiosk stands by. Nil is north up, with
+    /// directions on the card as compass points rather than "ahead" or "left".
+    public private(set) var facing: Double?
+    /// The ground's height at the station above sea level, ft (where to look counts from it).
+    public private(set) var stationElevationFeet = 0.0
+    /// The bearing at the top of the dial, 0 for north up.
+    public var facingDegrees: Double { facing ?? 0 }
+
+    /// Turns the dials to `facing` at once (a turn that glided would go the
+    /// long way round and leave the blips behind), and counts the card's
+    /// angles above the horizon from `elevationFeet`.
+    public func setStationView(facing: Double?, elevationFeet: Double, at time: Double) {
+        guard facing != self.facing || elevationFeet != stationElevationFeet else { return }
+        self.facing = facing
+        stationElevationFeet = elevationFeet
+        traffic.facingDegrees = facingDegrees
+        var transaction = Transaction()
+        transaction.disablesAnimations = true
+        for view in views { view.showState(transaction: transaction, at: time) }
+        requestRepaint()
+    }
+
     /// The range the dial's rings stand for, NM: the traffic's, or the fixed 20.
     public var dialRangeNM: Double { showsTraffic ? traffic.rangeNM : KioskScene.dialRangeNM }
 
@@ -241,11 +264,18 @@ public final class KioskController {
         }
     }
 
-    /// The next aircraft around, from a tap on the card or a swipe; a chosen card stays chosen.
+    /// The next aircraft, from a tap on the card or a swipe: with several
+    /// overhead, the next one's turn (the cycle goes on from it); else the
+    /// next aircraft around, chosen as a tap on its blip would choose it.
     private func showNext(at time: Double) -> Response {
-        guard state.mode == .overflight, let next = nextAircraftState(), next.aircraft?.callsign != state.aircraft?.callsign else { return Response() }
-        if selectionUntil != nil { selectionUntil = time + touchLingerSeconds }
-        apply(next, at: time)
+        guard state.mode == .overflight else { return Response() }
+        if !state.selected, let next = feed?.advanceOverhead(now: time) {
+            apply(next, at: time)
+            return Response(log: ["radar-kiosk: state \(statusLine) (touch: the next overhead)"])
+        }
+        guard let next = nextAircraftState(), next.aircraft?.callsign != state.aircraft?.callsign else { return Response() }
+        selectionUntil = time + touchLingerSeconds
+        apply(KioskState(mode: .overflight, aircraft: next.aircraft, note: state.note, selected: true), at: time)
         return Response(log: ["radar-kiosk: state \(statusLine) (touch: next)"])
     }
 
@@ -393,7 +423,8 @@ public final class KioskController {
 
     /// "OVERFLIGHT BAW283", "STANDBY (Receiver unavailable — retrying)": for logs and systemctl status.
     public var statusLine: String {
-        let what = state.mode == .overflight ? (state.selected ? "SELECTED" : "OVERFLIGHT") + (state.aircraft.map { " \($0.callsign)" } ?? "") : "STANDBY"
+        let what = state.mode == .overflight ? (state.selected ? "SELECTED" : "OVERFLIGHT") + (state.aircraft.map { " \($0.callsign)" } ?? "")
+            + (state.place.map { " \($0.index)/\($0.count)" } ?? "") : "STANDBY"
         return what + (state.note.map { " (\($0))" } ?? "")
     }
 }

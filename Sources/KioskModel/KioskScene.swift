@@ -56,6 +56,8 @@ public enum KioskScene {
 
     /// Text sizes in px at scale 1, and baselines from the card's top.
     static let rows: [(label: String, baseline: Double)] = [("ALT", 300), ("GS", 360), ("DIST", 420), ("BRG", 480)]
+    /// Where to look, a row below the numbers.
+    static let lookRowBaseline = 550.0
 
     /// The leaves for `state`. `shown` is the aircraft the card shows: in standby
     /// the last one stays on the card while it fades out. An overflight with
@@ -63,14 +65,16 @@ public enum KioskScene {
     /// with what is known: no callsign, no numbers, no marker.
     public static func leaves(for state: KioskState, shown: Aircraft?, layout: KioskLayout,
                               measure: TextMeasuring? = nil, units: DisplayUnits = DisplayUnits(),
-                              rangeNM: Double = dialRangeNM, attribution: String? = nil) -> [LeafDescription] {
+                              rangeNM: Double = dialRangeNM, attribution: String? = nil, facing: Double? = nil,
+                              stationElevationFeet: Double = 0) -> [LeafDescription] {
+        let facingDegrees = facing ?? 0
         let overflight = state.mode == .overflight
         let cardOpacity = overflight ? 1.0 : 0.0
         let card = layout.cardFrame
         let s = layout.cardScale
         let aircraft = overflight ? state.aircraft : state.aircraft ?? shown
         var leaves: [LeafDescription] = []
-        leaves.reserveCapacity(16)
+        leaves.reserveCapacity(20)
         let aircraftTransition = aircraftTransition(layout)
         let cardAnimation = cardAnimation(overflight, layout: layout)
         let dialAnimation = dialAnimation(overflight)
@@ -78,13 +82,14 @@ public enum KioskScene {
         // The dial: one leaf; its face blend animates with its frame as one vector.
         let dial = layout.dialFrame(state.mode)
         leaves.append(LeafDescription(id: dialID, frame: dial, content: .custom,
-                                      style: KioskStyle.dial.leafStyle, custom: DialChannels(still: overflight).animatable,
+                                      style: KioskStyle.dial.leafStyle, custom: DialChannels(still: overflight, facingDegrees: facingDegrees).animatable,
                                       animationOverride: dialAnimation))
-        // Its aircraft marker: a leaf of that aircraft's, at its bearing and distance.
+        // Its aircraft marker: a leaf of that aircraft's, at its bearing and
+        // distance, the bearing turned as the dial is (the top is the facing).
         let identity = aircraft?.callsign ?? "unknown"
         if let aircraft, let bearing = aircraft.bearingDegrees, let distance = aircraft.distanceNM {
             let range = min(max(distance, 0) / rangeNM, 1) * dial.width / 2
-            let angle = bearing * .pi / 180
+            let angle = (bearing - facingDegrees) * .pi / 180
             leaves.append(LeafDescription(id: NodeID("dial/marker", id: identity),
                                           frame: AnimatableRect(x: dial.midX + sin(angle) * range, y: dial.midY - cos(angle) * range, width: 0, height: 0),
                                           opacity: overflight ? 1 : 0, content: .custom, style: KioskStyle.marker.leafStyle,
@@ -105,6 +110,12 @@ public enum KioskScene {
 
         let x = card.x + 40 * s
         let right = card.maxX - 40 * s
+        // Which of several overhead, level with the status word at the card's right: its number rolls on.
+        let place = overflight && !state.selected ? state.place : nil
+        leaves.append(LeafDescription(id: NodeID("card/place"), frame: textFrame(x: right, baseline: origin.baseline, size: statusSize),
+                                      opacity: place == nil ? 0 : 1, content: .text(place.map { "\($0.index)/\($0.count)" } ?? ""),
+                                      style: KioskStyle.place.leafStyle, contentTransition: .numericTextValue(Double(place?.index ?? 0)),
+                                      animationOverride: cardAnimation, isDecorative: place == nil))
         leaves.append(LeafDescription(id: NodeID("card/callsign", id: identity), frame: textFrame(x: x, baseline: card.y + 150 * s, size: layout.textSize(72, scale: s)),
                                       opacity: cardOpacity, content: .text(aircraft?.callsign ?? "—"),
                                       style: KioskStyle.callsign.leafStyle, transition: aircraftTransition, contentTransition: .identity,
@@ -136,6 +147,19 @@ public enum KioskScene {
                                           contentTransition: .numericTextValue(values[i].number), animationOverride: cardAnimation,
                                           isDecorative: !overflight))
         }
+
+        // Where to look, under the numbers: only for an aircraft above the horizon.
+        let look = aircraft.flatMap { WhereToLook($0, facing: facing, stationElevationFeet: stationElevationFeet) }
+        let lookBaseline = card.y + lookRowBaseline * s
+        let lookShown = overflight && look != nil
+        leaves.append(LeafDescription(id: NodeID("card/look/label"), frame: textFrame(x: x, baseline: lookBaseline, size: layout.textSize(28, scale: s)),
+                                      opacity: lookShown ? 1 : 0, content: .text("LOOK"), style: KioskStyle.rowLabel.leafStyle,
+                                      animationOverride: cardAnimation, isDecorative: !lookShown))
+        leaves.append(LeafDescription(id: NodeID("card/look/value", id: identity),
+                                      frame: textFrame(x: right, baseline: lookBaseline, size: layout.textSize(32, scale: s), width: 0),
+                                      opacity: lookShown ? 1 : 0, content: .text(look?.text ?? ""), style: KioskStyle.rowValue.leafStyle,
+                                      transition: aircraftTransition, contentTransition: .numericTextValue(look?.elevationDegrees.rounded() ?? 0),
+                                      animationOverride: cardAnimation, isDecorative: !lookShown))
 
         let note = state.note ?? ""
         leaves.append(LeafDescription(id: NodeID("note"), frame: textFrame(x: 40 * layout.scale, baseline: layout.height - 30 * layout.scale,

@@ -1,3 +1,4 @@
+import Feed
 import JSON
 
 /// What the kiosk shows: an empty sky, or an aircraft overhead; plus a small
@@ -11,12 +12,16 @@ public struct KioskState: Equatable, Sendable {
     /// The card is up because someone chose the aircraft on the dial (a tap),
     /// not because it is overhead: the status word says SELECTED.
     public var selected = false
+    /// With several aircraft overhead, which of them the card shows ("2/3" on it).
+    public var place: OverheadSelector.Place?
 
-    public init(mode: Mode = .standby, aircraft: Aircraft? = nil, note: String? = nil, selected: Bool = false) {
+    public init(mode: Mode = .standby, aircraft: Aircraft? = nil, note: String? = nil, selected: Bool = false,
+                place: OverheadSelector.Place? = nil) {
         self.mode = mode
         self.aircraft = aircraft
         self.note = note
         self.selected = selected
+        self.place = place
     }
 
     public static let standby = KioskState()
@@ -30,10 +35,12 @@ public struct KioskState: Equatable, Sendable {
         init(_ field: String, _ problem: String) { description = "\(field): \(problem)" }
     }
 
-    /// Reads `{"mode":"standby"}` or `{"mode":"overflight","aircraft":{...}}` (ARCHITECTURE.md).
+    /// Reads `{"mode":"standby"}` or `{"mode":"overflight","aircraft":{...}}`
+    /// (ARCHITECTURE.md). The place among several overhead is the feed's
+    /// to say: written in `json`, passed over when read back.
     public init(json: JSONValue, field: String = "state") throws {
         guard let object = json.objectValue else { throw ParseError(field, "expected an object") }
-        for key in object.keys where !["mode", "aircraft", "note", "selected"].contains(key) {
+        for key in object.keys where !["mode", "aircraft", "note", "selected", "place"].contains(key) {
             throw ParseError("\(field).\(key)", "unknown field")
         }
         guard let modeText = object["mode"]?.stringValue else { throw ParseError("\(field).mode", "expected \"standby\" or \"overflight\"") }
@@ -60,6 +67,7 @@ public struct KioskState: Equatable, Sendable {
         if let aircraft { o["aircraft"] = aircraft.json }
         if let note { o["note"] = .string(note) }
         if selected { o["selected"] = .bool(true) }
+        if let place { o["place"] = .object(["index": .number(Double(place.index)), "count": .number(Double(place.count))]) }
         return .object(o)
     }
 }

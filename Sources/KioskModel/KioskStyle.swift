@@ -7,6 +7,8 @@ public enum KioskStyle: Int, Sendable, CaseIterable {
     case alertCard, alertStatus
     /// The credit a data source's terms ask for, small in standby's corner.
     case credit
+    /// Which of several aircraft overhead the card shows ("2/3"), at its top right.
+    case place
 
     /// The style as the animation core carries it.
     public var leafStyle: LeafStyle { LeafStyle(rawValue) }

@@ -30,7 +30,8 @@ public final class KioskView {
     /// The scene for the controller's state as this view lays it out.
     private func leaves() -> [LeafDescription] {
         KioskScene.leaves(for: controller.state, shown: controller.shownAircraft, layout: layout, measure: controller.measure, units: controller.units,
-                          rangeNM: controller.dialRangeNM, attribution: controller.attribution)
+                          rangeNM: controller.dialRangeNM, attribution: controller.attribution,
+                          facing: controller.facing, stationElevationFeet: controller.stationElevationFeet)
     }
 
     // MARK: following the controller

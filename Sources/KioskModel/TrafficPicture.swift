@@ -7,7 +7,8 @@ import Feed
 
 /// One aircraft on the dial for one frame.
 public struct TrafficBlip: Equatable, Sendable {
-    /// Where it is in fractions of the dial's radius: x east, y north (1 is the rim).
+    /// Where it is on the dial as drawn, in fractions of its radius: x to the
+    /// right, y up (1 is the rim). Up is the dial's facing (north unless turned).
     public var x: Double
     public var y: Double
     /// Fading in when it appears, out when it goes.
@@ -60,6 +61,8 @@ public final class TrafficPicture {
     public private(set) var blips: [TrafficBlip] = []
     /// The name shown on the card: its blip is highlighted.
     public var highlightedName: String?
+    /// The compass bearing at the top of the dial: blips turn with it.
+    public var facingDegrees = 0.0
     /// The distance of the aircraft the card shows: the range then fits it
     /// alone (the still face shows its marker, not the traffic).
     public var focusDistanceNM: Double?
@@ -179,9 +182,12 @@ public final class TrafficPicture {
     public func sample(at time: Double) {
         blips.removeAll(keepingCapacity: true)
         let range = displayedRangeNM(at: time)
+        // Turned by the facing: a bearing b is drawn at b - facing.
+        let turn = facingDegrees * .pi / 180
+        let c = cos(turn) / range, s = sin(turn) / range
         for t in tracks where blips.count < maximumBlips {
             let p = position(t, at: time)
-            let x = p.east / range, y = p.north / range
+            let x = p.east * c - p.north * s, y = p.north * c + p.east * s
             guard x * x + y * y <= 1.0 else { continue }
             var opacity = min(max((time - t.appeared) / fadeSeconds, 0), 1)
             if let gone = t.gone { opacity *= max(0, 1 - (time - gone) / fadeSeconds) }

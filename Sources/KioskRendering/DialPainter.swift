@@ -24,6 +24,9 @@ public struct DialPainter {
         public var rangeLabels: (String, String, String)
         /// The rings' labels' colour: the reference scene's, or the kiosk's brighter one.
         public var rangeLabelColor = DialPainter.referenceRangeLabelColor
+        /// The compass bearing at the top (0: north up): the compass labels,
+        /// the ticks and the crosshair turn by it; the sweep is the screen's.
+        public var facing: Float = 0
 
         public init(center: Point, radius: Float, scale: Float, sweepBearing: Float, sweepOpacity: Float, showsBlips: Bool,
                     marker: (bearing: Float, range: Float, opacity: Float)?, rangeLabels: (String, String, String)) {
@@ -101,15 +104,21 @@ public struct DialPainter {
         canvas.stroke(path, style: StrokeStyle(width: 1.5 * s), with: .solid(green.withAlpha(0.35)))
 
         path.removeAll()
-        path.move(to: Point(c.x, c.y - R)); path.line(to: Point(c.x, c.y + R))
-        path.move(to: Point(c.x - R, c.y)); path.line(to: Point(c.x + R, c.y))
+        if p.facing == 0 {
+            path.move(to: Point(c.x, c.y - R)); path.line(to: Point(c.x, c.y + R))
+            path.move(to: Point(c.x - R, c.y)); path.line(to: Point(c.x + R, c.y))
+        } else {
+            for b: Float in [0, 90] {
+                path.move(to: Self.polar(c, b - p.facing, R)); path.line(to: Self.polar(c, b + 180 - p.facing, R))
+            }
+        }
         canvas.stroke(path, style: StrokeStyle(width: 1 * s), with: .solid(green.withAlpha(0.25)))
 
         for major in 0...1 {
             path.removeAll()
             let L = (major == 1 ? 0.08 : 0.04) * R
             for i in 0..<72 where (i % 6 == 0) == (major == 1) {
-                let b = Float(i) * 5
+                let b = Float(i) * 5 - p.facing
                 path.move(to: Self.polar(c, b, R - L))
                 path.line(to: Self.polar(c, b, R))
             }
@@ -179,11 +188,19 @@ public struct DialPainter {
         for i in 0..<4 { drawCompassLabel(i, p, font: font, text: text, in: canvas) }
     }
 
-    /// One of N, E, S, W (0...3).
+    /// One of N, E, S, W (0...3), upright wherever the facing puts it.
     public func drawCompassLabel(_ i: Int, _ p: Parameters, font: Font, text: TextRenderer, in canvas: Canvas) {
-        let q = Self.polar(p.center, 90 * Float(i), p.radius + 22 * p.scale)
-        text.draw(i == 0 ? "N" : i == 1 ? "E" : i == 2 ? "S" : "W", font: font, at: Point(q.x, q.y + font.capHeight / 2),
+        text.draw(Self.compassLabels[i], font: font, at: compassLabelBaseline(i, p, font: font),
                   alignment: .center, color: Self.compassLabelColor, in: canvas)
+    }
+
+    public static let compassLabels = ["N", "E", "S", "W"]
+
+    /// Where compass label `i` is drawn: centred on its bearing outside the
+    /// rim, the baseline half a capital below that point.
+    public func compassLabelBaseline(_ i: Int, _ p: Parameters, font: Font) -> Point {
+        let q = Self.polar(p.center, 90 * Float(i) - p.facing, p.radius + 22 * p.scale)
+        return Point(q.x, q.y + font.capHeight / 2)
     }
 
     /// The three rings' ranges, along the north-east diagonal.

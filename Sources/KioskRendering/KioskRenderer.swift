@@ -49,7 +49,7 @@ public final class KioskRenderer: TextMeasuring {
         // give the comma and the space a digit's width as the mono face did.
         case .rowValue: return (fonts.regular, Color(hex: 0xE8F1F2), .right)
         case .note: return (fonts.regular, Color(hex: 0xF2C46C), .left)
-        case .credit: return (fonts.regular, Color(hex: 0x9FB3BF), .right)
+        case .credit, .place: return (fonts.regular, Color(hex: 0x9FB3BF), .right)
         case .dial, .marker, .card, .alertCard: return (fonts.regular, Color(hex: 0xE8F1F2), .left)
         }
     }
@@ -235,6 +235,19 @@ public final class KioskRenderer: TextMeasuring {
         return (max(24 * s, minimum), max(16 * s, minimum))
     }
 
+    /// The boxes of the dial's compass labels as drawn (their capitals),
+    /// wherever the facing turned them: the audit keeps them on the screen.
+    public func compassLabelBoxes(_ item: RenderItem, minimumTextSize: Float) -> [(label: String, box: Rect)] {
+        let p = dialParameters(item, sweepBearing: 0)
+        let font = dialFonts(item, minimumTextSize: minimumTextSize).compass
+        return DialPainter.compassLabels.indices.map { i in
+            let label = DialPainter.compassLabels[i]
+            let baseline = dial.compassLabelBaseline(i, p, font: font)
+            let advance = text.shaper.shape(label, font: font).advance
+            return (label, Rect(x: baseline.x - advance / 2, y: baseline.y - font.capHeight, width: advance, height: font.capHeight))
+        }
+    }
+
     private func dialParameters(_ item: RenderItem, sweepBearing: Double) -> DialPainter.Parameters {
         let f = item.frame
         let radius = Float(f.width / 2)
@@ -242,6 +255,7 @@ public final class KioskRenderer: TextMeasuring {
                                        sweepBearing: Float(sweepBearing), sweepOpacity: Float(1 - DialChannels(item.custom).stillness),
                                        showsBlips: false, marker: nil, rangeLabels: traffic?.rangeLabels ?? ("5", "10", "15"))
         p.rangeLabelColor = DialPainter.rangeLabelColor
+        p.facing = Float(DialChannels(item.custom).facingDegrees)
         return p
     }
 

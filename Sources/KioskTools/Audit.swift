@@ -29,13 +29,20 @@ public enum Audit {
     }
 
     /// Problems found for one size and state, one line each.
-    public static func problems(width: Int, height: Int, state: KioskState, fonts: FontSet, units: DisplayUnits = DisplayUnits()) -> [String] {
+    public static func problems(width: Int, height: Int, state: KioskState, fonts: FontSet, units: DisplayUnits = DisplayUnits(),
+                                facing: Double? = nil) -> [String] {
         let renderer = KioskRenderer(fonts: fonts)
         let controller = KioskController(layout: KioskLayout(width: width, height: height), initial: state, measure: renderer, units: units)
+        controller.setStationView(facing: facing, elevationFeet: 0, at: 0)
         _ = controller.frameNeeded(at: 0)
         return problems(in: controller.renderList, layout: controller.layout, renderer: renderer,
-                        place: "\(width)x\(height) \(state.mode.rawValue)")
+                        place: "\(width)x\(height) \(state.mode.rawValue)" + (facing.map { " facing \(Int($0))°" } ?? ""))
     }
+
+    /// The facings audited besides north up: the diagonal puts the compass
+    /// labels nearest the screen's corners and the card, a quarter turn
+    /// swaps the labels' widths.
+    public static let facings: [Double] = [45, 90]
 
     /// Problems of a render list as drawn on a screen of `layout`: every
     /// visible text's rendered height and contrast, card text inside the card, the dial's labels, and
@@ -68,6 +75,16 @@ public enum Audit {
                               ("compass", DialPainter.compassLabelColor, KioskRenderer.background)]
                 for (name, color, on) in labels where contrast(color.premultipliedPixel, on.premultipliedPixel) < minimumContrast {
                     found.append("\(place): the dial's \(name) labels have contrast \(rounded(contrast(color.premultipliedPixel, on.premultipliedPixel))):1, below \(minimumContrast):1")
+                }
+                // Wherever the facing turns them, the compass labels stay on the screen and off a card that is shown.
+                let shownCard = items.first { $0.id.path == "card/background" && $0.opacity > 0.5 }?.frame
+                for (label, box) in renderer.compassLabelBoxes(item, minimumTextSize: Float(minimum)) {
+                    if box.x < 0 || box.y < 0 || Double(box.x + box.width) > layout.width || Double(box.y + box.height) > layout.height {
+                        found.append("\(place): the dial's \(label) runs off the screen (\(Int(box.x)),\(Int(box.y)) \(Int(box.width))x\(Int(box.height)))")
+                    }
+                    if let c = shownCard, Double(box.x + box.width) > c.x, Double(box.x) < c.maxX, Double(box.y + box.height) > c.y, Double(box.y) < c.maxY {
+                        found.append("\(place): the dial's \(label) is under the card")
+                    }
                 }
             }
             guard visible, isText, !isEmpty, let style = KioskStyle(item.style) else { continue }
@@ -142,7 +159,7 @@ public enum Audit {
     static let longestOverflight = KioskState(mode: .overflight, aircraft: Aircraft(
         callsign: "WMWMWMWM", type: "WWWW", route: "WWW → MMM", airline: String(repeating: "W", count: Aircraft.nameLength),
         model: String(repeating: "M", count: Aircraft.nameLength), altitudeFeet: 88_888, groundSpeedKnots: 1888,
-        distanceNM: 888.8, bearingDegrees: 288, verticalRateFeetPerMinute: -2500))
+        distanceNM: 888.8, bearingDegrees: 288, verticalRateFeetPerMinute: -2500), place: .init(index: 88, count: 88))
 
     /// The longest card as an alert: its amber status word and border.
     static let alertOverflight: KioskState = {
@@ -165,6 +182,15 @@ public enum Audit {
                         print("\(size.width)x\(size.height) \(state.mode.rawValue) \(state.aircraft?.callsign ?? "") "
                               + "\(units.altitude.rawValue) \(units.speed.rawValue) \(units.distance.rawValue): ok")
                     }
+                }
+            }
+            // The dial turned to face a window, with its card's words for where to look.
+            for facing in facings {
+                for state in [KioskState.standby, sampleOverflight] {
+                    let problems = problems(width: size.width, height: size.height, state: state, fonts: fonts, facing: facing)
+                    total += problems.count
+                    for p in problems { print(p) }
+                    if problems.isEmpty { print("\(size.width)x\(size.height) \(state.mode.rawValue) facing \(Int(facing))°: ok") }
                 }
             }
         }

@@ -11,7 +11,8 @@ import SystemIO
 /// one state, or one moment of the transition from another, drawn as the
 /// live kiosk draws it; or, with `--feed FILE.json --station LAT,LON`, the
 /// card the kiosk shows for a receiver's snapshot, with the traffic on the
-/// dial (drawn a second after the snapshot came, unless `--at` says when).
+/// dial (drawn a second after the snapshot came, unless `--at` says when);
+/// `--facing` turns the dial as `station.facing_deg` does.
 public enum Render {
     public static func run(_ args: ParsedArguments) throws -> Int32 {
         let out = try args.required("--out", "FILE.png")
@@ -24,6 +25,8 @@ public enum Render {
         let renderer = KioskRenderer(fonts: fonts)
         let controller = KioskController(layout: KioskLayout(width: size.width, height: size.height), initial: from ?? target,
                                          measure: renderer)
+        let view = try stationView(args)
+        controller.setStationView(facing: view.facing, elevationFeet: view.stationElevationFeet, at: 0)
         if from != nil { controller.apply(target, at: 0) }
         if let feed {
             controller.feed = feed.interpreter
@@ -44,6 +47,16 @@ public enum Render {
         } ?? ": nothing overhead"
         print("wrote \(out) (\(size.width)x\(size.height), \(from == nil ? "state" : "transition at \(at) s")\(shown))")
         return 0
+    }
+
+    /// `--facing DEGREES|POINT` and `--elevation FEET`, read as the
+    /// configuration's station.facing_deg and station.elevation_ft are.
+    static func stationView(_ args: ParsedArguments) throws -> KioskConfiguration {
+        let text = (args.value("--facing").map { "station.facing_deg = \($0)\n" } ?? "")
+            + (args.value("--elevation").map { "station.elevation_ft = \($0)\n" } ?? "")
+        let (config, problems) = KioskConfiguration.parse(text, name: "render")
+        guard problems.isEmpty else { throw ArgumentError(problems.joined(separator: "; ")) }
+        return config
     }
 
     /// What the kiosk shows for one aircraft.json snapshot at a station: the

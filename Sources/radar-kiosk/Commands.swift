@@ -31,6 +31,8 @@ enum RadarKioskCommand {
             .init("--feed", value: "FILE.json", "or: what the kiosk shows for this aircraft.json snapshot (needs --station)"),
             .init("--station", value: "LAT,LON", "with --feed: the kiosk's position"),
             .init("--radius", value: "NM", "with --feed: the overhead radius (default 3)"),
+            .init("--facing", value: "DEGREES|POINT", "the dial's top is this way (station.facing_deg)"),
+            .init("--elevation", value: "FEET", "the station's height above sea level (station.elevation_ft)"),
             .init("--from", value: "FILE.json", "the state the transition starts from"),
             .init("--at", value: "SECONDS", "time since the transition started"),
             pictureSize, pngOut,

@@ -101,14 +101,62 @@ import Testing
         #expect(selector.candidates(in: snapshot, radius: 3).map(\.report.hex) == ["a00005"])
     }
 
-    @Test func aClearlyCloserAircraftTakesOver() {
-        var selector = OverheadSelector(settings: .init(station: station))
+    @Test func aClearlyCloserAircraftTakesOverWhenTheyDoNotTakeTurns() {
+        var settings = OverheadSelector.Settings(station: station)
+        settings.cycleSeconds = 0
+        var selector = OverheadSelector(settings: settings)
         let far = report("a00001", north: 2.5)
         #expect(selector.update(AircraftSnapshot(now: 0, aircraft: [far]), at: 0)?.report.hex == "a00001")
         // Slightly closer: the shown one keeps its place (no flapping between two).
         #expect(selector.update(AircraftSnapshot(now: 1, aircraft: [far, report("a00002", north: 2.2)]), at: 1)?.report.hex == "a00001")
         // Clearly closer (under 80 % of the distance): it takes over.
         #expect(selector.update(AircraftSnapshot(now: 2, aircraft: [far, report("a00002", north: 1.0)]), at: 2)?.report.hex == "a00002")
+    }
+
+    /// Three overhead: the closest first, then each in the order they came
+    /// for its turn, round again; a newcomer joins the end of the round, and
+    /// one that leaves drops out of it.
+    @Test func severalOverheadTakeTurns() {
+        var selector = OverheadSelector(settings: .init(station: station))
+        let a = report("a00001", north: 2.0), b = report("a00002", north: 1.0), c = report("a00003", north: 2.5)
+        func shown(_ aircraft: [AircraftReport], at t: Double) -> String? {
+            selector.update(AircraftSnapshot(now: t, aircraft: aircraft), at: t)?.report.hex
+        }
+        #expect(shown([a, b], at: 0) == "a00002", "the closest first")
+        #expect(selector.place == .init(index: 1, count: 2), "in the order they came: by distance at first")
+        #expect(selector.turnEnds == 8)
+        #expect(shown([a, b, c], at: 1) == "a00002")
+        #expect(selector.place == .init(index: 1, count: 3), "the newcomer joins the end")
+        #expect(shown([a, b, c], at: 7.9) == "a00002", "its turn is not over")
+        #expect(shown([a, b, c], at: 8) == "a00001")
+        #expect(selector.place == .init(index: 2, count: 3) && selector.turnEnds == 16)
+        #expect(shown([a, b, c], at: 16) == "a00003")
+        #expect(selector.place == .init(index: 3, count: 3))
+        // The shown one leaves: the closest of the rest at once, the round now two.
+        #expect(shown([a, b], at: 17) == "a00002")
+        #expect(selector.place == .init(index: 1, count: 2))
+        // A tap: the next at once, and a whole turn for it.
+        let advanced = selector.advance(at: 18)
+        #expect(advanced)
+        #expect(shown([a, b], at: 18) == "a00001" && selector.turnEnds == 26)
+        // Alone, no place and no turns.
+        #expect(shown([c], at: 19) == "a00003")
+        let alone = selector.advance(at: 19)
+        #expect(selector.place == nil && selector.turnEnds == nil && !alone)
+    }
+
+    /// Between the radii, one already overhead stays in the round; one just arriving is not in it yet.
+    @Test func theRoundKeepsTheExitRadius() {
+        var selector = OverheadSelector(settings: .init(station: station))
+        let a = report("a00001", north: 1.0), b = report("a00002", north: 2.9)
+        _ = selector.update(AircraftSnapshot(now: 0, aircraft: [a, b]), at: 0)
+        #expect(selector.place?.count == 2)
+        _ = selector.update(AircraftSnapshot(now: 1, aircraft: [a, report("a00002", north: 3.3)]), at: 1)
+        #expect(selector.place?.count == 2, "3.3 NM is inside the exit radius")
+        _ = selector.update(AircraftSnapshot(now: 2, aircraft: [a, report("a00002", north: 3.6)]), at: 2)
+        #expect(selector.place == nil)
+        _ = selector.update(AircraftSnapshot(now: 3, aircraft: [a, report("a00002", north: 3.3)]), at: 3)
+        #expect(selector.place == nil, "coming back, it must be inside the entry radius again")
     }
 
     @Test func sbsAircraftExpireAndReportTheGround() {

@@ -19,12 +19,15 @@ import Input
     feed = /run/readsb/aircraft.json
     feed.ca_file = /etc/radar-kiosk/receiver-ca.pem
     station = 51.4700, -0.4543
+    station.facing_deg = SW
+    station.elevation_ft = 80
     overhead.radius_nm = 2.5
     overhead.exit_radius_nm = 3
     overhead.ceiling_ft = 8000
     overhead.max_position_age_s = 30
     overhead.include_ground = yes
     overhead.hold_s = 5
+    overhead.cycle_s = 12
     overhead.ignore = ABC123, BAW283
     routes = /etc/radar-kiosk/routes
     standing_data = /srv/standing-data.rksd
@@ -99,8 +102,9 @@ import Input
         #expect(c.mqttBroker == NetworkAddress(host: "::1", port: 1884) && c.mqttTopic == "home/radar" && c.mqttClientID == "radar-hall"
                 && c.mqttUsername == "kiosk" && c.mqttPasswordFile == "/etc/radar-kiosk/mqtt-password" && !c.mqttDiscovery
                 && c.mqttDiscoveryPrefix == "ha")
+        #expect(c.facing == 225 && c.stationElevationFeet == 80)
         let s = c.selectorSettings(station: c.station!)
-        #expect(s.radiusNM == 2.5 && s.exitRadiusNM == 3 && s.ignore.contains("baw283"))
+        #expect(s.radiusNM == 2.5 && s.exitRadiusNM == 3 && s.ignore.contains("baw283") && s.cycleSeconds == 12)
         // Every documented key appears in the test file.
         for key in ConfigurationKey.all { #expect(Self.full.contains("\n\(key.name) ="), "\(key.name)") }
     }
@@ -111,6 +115,7 @@ import Input
         // The documented defaults, pinned here rather than compared with the type's own.
         #expect(c.display == .auto && c.output == nil && c.size == nil && c.refresh == nil && c.rotation == .upright)
         #expect(c.pixelFormat == .xrgb8888 && c.fonts == nil && c.socket == nil && c.feed == nil && c.feedCAFile == nil && c.station == nil)
+        #expect(c.facing == nil && c.stationElevationFeet == 0)
         #expect(c.radiusNM == 3 && c.exitRadiusNM == nil && c.ceilingFeet == 10_000 && c.maximumPositionAge == 15)
         #expect(!c.includeGround && c.holdSeconds == 8 && c.ignore.isEmpty && c.routes == nil && c.standingData == .auto)
         #expect(c.units == DisplayUnits(altitude: .feet, speed: .knots, distance: .nauticalMiles, flightLevelsAbove: nil))

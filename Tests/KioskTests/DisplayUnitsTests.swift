@@ -55,7 +55,7 @@ import Testing
         let c = KioskController(layout: KioskLayout(width: 800, height: 480), initial: KioskState(mode: .overflight, aircraft: a),
                                 units: DisplayUnits(altitude: .meters, speed: .kilometresPerHour, distance: .kilometres))
         _ = c.frameNeeded(at: 0)
-        let values = c.renderList.filter { $0.id.path.hasSuffix("/value") }.compactMap { item -> String? in
+        let values = c.renderList.filter { $0.id.path.hasPrefix("card/row") && $0.id.path.hasSuffix("/value") }.compactMap { item -> String? in
             if case let .text(s) = item.content { return s } else { return nil }
         }
         #expect(values == ["10,973 m", "902 km/h", "5.9 km", "274°"], "\(values)")

@@ -130,3 +130,82 @@ import Glibc
         #expect(controller.state.selected)
     }
 }
+
+/// Several aircraft overhead: the card says which of them it shows ("1/3"),
+/// moves on by itself each `overhead.cycle_s` (the loop wakes for it) and
+/// at once on a tap on the card.
+@Suite struct OverheadRoundTests {
+    static let station = GeoPoint(latitude: 51.47, longitude: -0.4543)
+
+    static func snapshot(at t: Double) -> AircraftSnapshot {
+        let aircraft = [("400001", "BAW1", 1.0), ("400002", "EZY2", 1.5), ("400003", "RYR3", 2.0)].map { hex, callsign, north in
+            var r = AircraftReport(hex: hex)
+            r.callsign = callsign
+            r.altitudeFeet = 3000
+            (r.latitude, r.longitude) = (station.latitude + north / 60, station.longitude)
+            r.positionAge = 0
+            return r
+        }
+        return AircraftSnapshot(now: t, aircraft: aircraft)
+    }
+
+    static func placeText(_ c: KioskController) -> String? {
+        guard let item = c.renderList.first(where: { $0.id.path == "card/place" }), item.opacity > 0.5, case let .text(t) = item.content else { return nil }
+        return t
+    }
+
+    @Test func theCardCountsTheAircraftOverheadAndTakesTurns() throws {
+        let controller = KioskController(layout: KioskLayout(width: 800, height: 480))
+        let interpreter = FeedInterpreter(sourceName: "test", selector: OverheadSelector(settings: .init(station: Self.station)))
+        controller.feed = interpreter
+        _ = controller.handle(.feed([.snapshot(Self.snapshot(at: 0))]), at: 0)
+        #expect(controller.state.aircraft?.callsign == "BAW1" && controller.state.place == .init(index: 1, count: 3))
+        for t in stride(from: 0.0, through: 2, by: 1.0 / 60) { _ = controller.frameNeeded(at: t) }
+        #expect(Self.placeText(controller) == "1/3")
+        #expect(controller.statusLine == "OVERFLIGHT BAW1 1/3")
+        // The loop is told when the turn ends, and at that deadline the next one's card comes.
+        #expect(interpreter.deadline == 8)
+        let turn = controller.handle(.feedDeadline, at: 8)
+        #expect(controller.state.aircraft?.callsign == "EZY2" && controller.state.place == .init(index: 2, count: 3), "\(turn.log)")
+        for t in stride(from: 8.0, through: 10, by: 1.0 / 60) { _ = controller.frameNeeded(at: t) }
+        #expect(Self.placeText(controller) == "2/3")
+        // A tap on the card: the third at once, not chosen (the round goes on from it).
+        let card = try #require(controller.renderList.first { $0.id.path == "card/background" }).frame
+        _ = TouchTests.touch(controller, .began, x: card.midX, y: card.maxY - 10, at: 10)
+        let tap = TouchTests.touch(controller, .ended, x: card.midX, y: card.maxY - 10, at: 10.1)
+        #expect(controller.state.aircraft?.callsign == "RYR3" && !controller.state.selected, "\(tap.log)")
+        #expect(tap.log == ["radar-kiosk: state OVERFLIGHT RYR3 3/3 (touch: the next overhead)"])
+        #expect(interpreter.selector.turnEnds == 18.1)
+        // New positions within its turn keep it; after, the round starts again.
+        _ = controller.handle(.feed([.snapshot(Self.snapshot(at: 12))]), at: 12)
+        #expect(controller.state.aircraft?.callsign == "RYR3")
+        _ = controller.handle(.feed([.snapshot(Self.snapshot(at: 18.2))]), at: 18.2)
+        #expect(controller.state.aircraft?.callsign == "BAW1" && controller.state.place?.index == 1)
+        // The state as `get` gives it carries the place.
+        let place = controller.state.json.objectValue?["place"]?.objectValue
+        #expect(place?["index"]?.doubleValue == 1 && place?["count"]?.doubleValue == 3)
+    }
+
+    @Test func oneOverheadShowsNoCountAndNeverTakesTurns() {
+        let controller = KioskController(layout: KioskLayout(width: 800, height: 480))
+        let interpreter = FeedInterpreter(sourceName: "test", selector: OverheadSelector(settings: .init(station: Self.station)))
+        controller.feed = interpreter
+        var one = Self.snapshot(at: 0)
+        one.aircraft.removeLast(2)
+        _ = controller.handle(.feed([.snapshot(one)]), at: 0)
+        for t in stride(from: 0.0, through: 2, by: 1.0 / 60) { _ = controller.frameNeeded(at: t) }
+        #expect(controller.state.place == nil && Self.placeText(controller) == nil)
+        #expect(interpreter.deadline == 15, "only the data going stale")
+    }
+
+    @Test func withTurnsOffTheClosestStays() {
+        let controller = KioskController(layout: KioskLayout(width: 800, height: 480))
+        var settings = OverheadSelector.Settings(station: Self.station)
+        settings.cycleSeconds = 0
+        let interpreter = FeedInterpreter(sourceName: "test", selector: OverheadSelector(settings: settings))
+        controller.feed = interpreter
+        _ = controller.handle(.feed([.snapshot(Self.snapshot(at: 0))]), at: 0)
+        _ = controller.handle(.feed([.snapshot(Self.snapshot(at: 20))]), at: 20)
+        #expect(controller.state.aircraft?.callsign == "BAW1" && interpreter.deadline == 35)
+    }
+}
