@@ -65,6 +65,15 @@ public struct FlipPacing: Sendable {
         return Double(on) / Double(n)
     }
 
+    /// The 99th percentile of the last 256 intervals: how long the worst
+    /// stalls were (a frame missed under a flood of input is two periods).
+    public var percentile99Interval: Double? {
+        let n = min(intervalCount, intervals.count)
+        guard n > 0 else { return nil }
+        let sorted = intervals[0..<n].sorted()
+        return sorted[min(n - 1, Int((Double(n) * 0.99).rounded(.up)) - 1)]
+    }
+
     /// The shortest of the last 256 intervals: never much under a period when flips wait for vblank.
     public var shortestInterval: Double? {
         let n = min(intervalCount, intervals.count)

@@ -31,6 +31,22 @@ final class FlipPacingTests: XCTestCase {
         // Missed vblanks are still on the grid: every interval is one or two periods.
         XCTAssertEqual(pacing.shareOnVblankGrid!, 1, accuracy: 1e-9)
         XCTAssertEqual(pacing.shortestInterval!, period, accuracy: 1e-6)
+        // One in ten of the last 256 is a missed vblank: the 99th percentile is two periods.
+        XCTAssertEqual(pacing.percentile99Interval!, 2 * period, accuracy: 1e-6)
+    }
+
+    /// Two stalls in the last 256 intervals leave the 99th percentile at a
+    /// period; four (over 1 %) bring it up to the stalls'.
+    func testThe99thPercentileSeesStallsOverOnePercent() {
+        for (stalls, expected) in [(2, period), (4, 5 * period)] {
+            var pacing = FlipPacing(refreshRate: 59.94)
+            var t = 1000.0
+            for k in 0..<256 {
+                t += k < stalls ? 5 * period : period
+                pacing.record(t)
+            }
+            XCTAssertEqual(pacing.percentile99Interval!, expected, accuracy: 1e-6, "\(stalls) stalls")
+        }
     }
 
     /// A timer at roughly the refresh is not vblank pacing: its intervals

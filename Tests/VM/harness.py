@@ -212,6 +212,10 @@ def build_initramfs(assets, kiosk, fonts, out, libroot=None):
         for m in modules_in(module_list):
             shutil.copy(os.path.join(assets, "modules", m + ".ko"), os.path.join(root, "modules"))
         shutil.copy(kiosk, os.path.join(root, "bin/radar-kiosk"))
+        if not libroot:
+            # The uinput panel of the touch tests, static: the guest has no C library of its own.
+            subprocess.run([shutil.which("cc") or shutil.which("clang"), "-static", "-O2", "-o", os.path.join(root, "bin/touchpanel"),
+                            os.path.join(HERE, "touchpanel.c")], check=True)
         for f in os.listdir(fonts):
             if f.endswith(".otf"):
                 shutil.copy(os.path.join(fonts, f), os.path.join(root, "share/radar-kiosk/fonts"))
@@ -605,6 +609,7 @@ class Tests:
         self.rgb565()
         self.screen_power()
         self.touch()
+        self.touch_panels()
         self.two_screens()
         self.display_failure_after_start()
         return self.failed == 0
@@ -685,6 +690,126 @@ class Tests:
         log = self.stop_kiosk("TERM")
         self.check("a tap on a dark screen wakes it and does nothing else", bool(woke) and "state " not in log and "exit=0" in log,
                    " / ".join(l.replace("radar-kiosk: ", "") for l in log.splitlines() if "screen" in l or "state" in l))
+
+    def last_get(self):
+        """The kiosk's last logged `get` reply, or None."""
+        for line in reversed(self.kiosk_log().splitlines()):
+            if '"animating"' in line:
+                return json.loads(line[line.index("{"):])
+        return None
+
+    def panel(self, command, timeout=30):
+        """Sends a command to the uinput panel (touchpanel.c) and waits for it to be done."""
+        done = self.vm.sh("cat /tmp/tp.log")[1].count(f"ok {command}\n")
+        self.vm.sh(f"echo '{command}' > /tmp/tp.fifo")
+        return self.wait_until(lambda: self.vm.sh("cat /tmp/tp.log")[1].count(f"ok {command}\n") > done, timeout)[0]
+
+    def touch_panels(self):
+        """Multitouch panels made with uinput (protocol B): one shaped like the
+        Pi's 7" display (FT5406, 800x480 axes), one like Touch Display 2
+        (portrait axes, the picture turned with rotate = 90). A tap on a blip
+        where `get` says it is drawn brings its card to the screen; a tap on
+        the card the next; a swipe is not a tap; the panel destroyed and made
+        again still works; and a flood of 10,000 events a second leaves the
+        frames paced."""
+        status, out = self.vm.sh("grep -q '^uinput ' /proc/modules || insmod /modules/uinput.ko; ls /dev/uinput")
+        if status != 0:
+            self.check("uinput is there for the panel tests", False, out.strip())
+            return
+        gets = " ".join(f"'{{\"at\":{t},\"cmd\":\"get\"}}'" for t in range(3, 90, 2))
+        self.vm.sh(f"printf '%s\\n' {gets} > /tmp/gets.jsonl")
+        for name, (w, h), turn in [("generic ft5x06 (79)", (800, 480), 0), ("Touch Display 2 (ILI2130)", (720, 1280), 90)]:
+            self.vm.sh("mkdir -p /tmp/feed && cp /etc/irvine.json /tmp/feed/aircraft.json; rm -f /tmp/tp.fifo /tmp/tp.log; mkfifo /tmp/tp.fifo")
+            self.vm.sh(f"(touchpanel /tmp/tp.fifo '{name}' {w} {h} > /tmp/tp.log 2>&1 &)")
+            self.wait_until(lambda: "ok create" in self.vm.sh("cat /tmp/tp.log")[1], 20)
+            lw, lh = (480, 800) if turn else (800, 480)
+            args = ("--display drm --feed /tmp/feed/aircraft.json --station 33.635029,-117.842218 --radius 0.2 --autoplay /tmp/gets.jsonl"
+                    + (f" --rotate {turn}" if turn else ""))
+            self.start_kiosk(args)
+            found = self.logged(f"touchscreen {name}", 30)
+            blips, _ = self.wait_until(self.blips, 30)
+            self.vm.sh("cp /etc/irvine.json /tmp/feed/aircraft.json")
+
+            def device(x, y):
+                # Frame pixels to the panel's axes, the picture's turn done as the scanout does it.
+                u, v = (1 - y / lh, x / lw) if turn == 90 else (x / lw, y / lh)
+                return int(round(u * (w - 1))), int(round(v * (h - 1)))
+            inside = [b for b in self.blips() if 40 < b[1] < lw - 40 and 40 < b[2] < lh - 40] or blips
+            if not (found and inside):
+                self.check(f"{name}: found as a touchscreen, and get says where the blips are", False, f"({len(blips)} blips)")
+                self.stop_kiosk("TERM")
+                continue
+            address, x, y = inside[0]
+            # A swipe across the blip first: not a tap, nothing chosen.
+            self.panel("swipe %d %d %d %d" % (*device(x - 60, y), *device(x + 60, y)))
+            dx, dy = device(x, y)
+            self.panel(f"tap {dx} {dy}")
+            chosen, _ = self.wait_until(lambda: "(touch: chosen on the dial)" in self.kiosk_log(), 20)
+            log = self.kiosk_log()
+            self.check(f"{name}: a swipe over a blip is no tap; a tap on it brings its card",
+                       bool(chosen) and log.count("(touch:") == 1,
+                       f"(blip {address} at {x:.0f}, {y:.0f}) " + " / ".join(l.replace("radar-kiosk: ", "") for l in log.splitlines() if "touch" in l))
+            # The card on the screen: the DRM picture is that state's, not standby's.
+            def settled():
+                reply = self.last_get()
+                return reply if reply and reply["state"].get("selected") and not reply["animating"] else None
+            reply, _ = self.wait_until(settled, 20)
+            if reply:
+                _, _, screen = self.vm.screendump()
+                card = json.dumps(reply["state"], ensure_ascii=False)
+                to_card, _ = difference(screen, self.rendering_turned(card, lw, lh, turn))
+                to_standby, _ = difference(screen, self.rendering_turned('{"mode":"standby"}', lw, lh, turn))
+                self.check(f"{name}: the chosen aircraft's card is on the DRM screen", to_card * 2 < to_standby,
+                           f"(mean {to_card:.2f} against its card, {to_standby:.2f} against standby)")
+            # A tap on the card: the next aircraft.
+            cx, cy = (lw * 0.5, lh * 0.8) if turn else (600, 300)
+            self.panel("tap %d %d" % device(cx, cy))
+            following, _ = self.wait_until(lambda: "(touch: next)" in self.kiosk_log(), 20)
+            self.check(f"{name}: a tap on the card shows the next aircraft", bool(following),
+                       next((l for l in self.kiosk_log().splitlines() if "(touch: next)" in l), ""))
+            # Unplugged and plugged in again: found again, and a tap on the card works.
+            self.panel("destroy")
+            removed = self.wait_until(lambda: "removed" in self.kiosk_log(), 20)[0]
+            self.panel("create")
+            again = self.wait_until(lambda: sum(f"touchscreen {name} (" in l and "removed" not in l for l in self.kiosk_log().splitlines()) >= 2, 30)[0]
+            self.vm.sh("cp /etc/irvine.json /tmp/feed/aircraft.json")
+            self.panel("tap %d %d" % device(cx, cy))
+            following, _ = self.wait_until(lambda: self.kiosk_log().count("(touch: next)") >= 2, 20)
+            self.check(f"{name}: destroyed and made again, the panel is found and taps work", bool(removed and again and following),
+                       " / ".join(l.replace("radar-kiosk: ", "") for l in self.kiosk_log().splitlines() if "touchscreen" in l or "removed" in l))
+            self.stop_kiosk("TERM")
+            if turn == 0:
+                # A flood: 10,000 events a second for eight seconds while the dial
+                # sweeps, against the same eight seconds with one touch and no flood
+                # (the last 256 frame intervals are the summary's: those seconds).
+                measured = {}
+                for rate in [0, 10000]:
+                    self.start_kiosk("--display drm --feed /tmp/feed/aircraft.json --station 33.635029,-117.842218 --radius 0.2")
+                    self.vm.sh("cp /etc/irvine.json /tmp/feed/aircraft.json")
+                    self.panel(f"flood 8 {rate}", 90)
+                    log = self.stop_kiosk("TERM")
+                    line = next((l for l in log.splitlines() if "frames in" in l), "")
+                    measured[rate] = (number_in(line, "p99 ", " ms"), number_in(line, "mode ", " Hz"), "exit=0" in log, line)
+                (quiet, mode, _, _), (flooded, _, exited, line) = measured[0], measured[10000]
+                sent = self.vm.sh("grep '^sent' /tmp/tp.log")[1].split()
+                self.check(f"{name}: a flood of 10,000 touch events a second leaves the frame interval p99 within 2x the period",
+                           flooded is not None and mode and flooded <= 2 * 1000 / mode and exited,
+                           f"({sent[-1] if sent else '?'} events; p99 {flooded} ms flooded, {quiet} ms without) {line}")
+            self.vm.sh("killall touchpanel")
+
+    def rendering_turned(self, state, w, h, turn):
+        """What the headless backend draws for `state` at w x h, turned as the scanout turns it (RGB bytes, as a screendump)."""
+        rgb = self.rendering(state, w, h)
+        if turn == 0:
+            return rgb
+        # A quarter turn clockwise: the frame's column x becomes the screen's row x, read bottom-up.
+        out = bytearray(len(rgb))
+        for y in range(h):
+            for x in range(w):
+                sx, sy = h - 1 - y, x
+                i, o = 3 * (y * w + x), 3 * (sy * h + sx)
+                out[o:o + 3] = rgb[i:i + 3]
+        return bytes(out)
 
     def two_screens(self):
         """One card, two connectors (virtio-gpu with two heads): both outputs at
