@@ -31,6 +31,29 @@ import AnimationCore
         }
     }
 
+    /// The dial turned to face a window: its labels stay on the screen and
+    /// off the card, and the card's where-to-look row passes, at every size.
+    @Test func theTurnedDialPassesAtEveryLayout() throws {
+        let fonts = try FontSet()
+        for size in Audit.sizes {
+            let wh = size.split(separator: "x").compactMap { Int($0) }
+            for facing in Audit.facings {
+                for state in [Audit.sampleOverflight, .standby] {
+                    let found = Audit.problems(width: wh[0], height: wh[1], state: state, fonts: fonts, facing: facing)
+                    #expect(found.isEmpty, "\(size) facing \(facing): \(found.joined(separator: "; "))")
+                }
+            }
+        }
+    }
+
+    /// A compass label turned off the screen is reported.
+    @Test func aCompassLabelOffTheScreenIsReported() throws {
+        var list = items(.standby)
+        let i = try #require(list.firstIndex { $0.id == KioskScene.dialID })
+        list[i].frame.x -= list[i].frame.width / 2
+        #expect(try problems(list).contains { $0.contains("runs off the screen") })
+    }
+
     @Test func theKiosksOwnSceneHasNone() throws {
         #expect(try problems(items(Demo.sampleOverflight)).isEmpty)
         #expect(try problems(items(.standby)).isEmpty)
