@@ -7,7 +7,7 @@
  * read-write, so that writers coming and going never end it):
  *   tap X Y               a finger down and up at (X, Y), 50 ms apart
  *   swipe X1 Y1 X2 Y2     a finger drawn from one point to the other in 300 ms
- *   flood SECONDS RATE    a finger moving in slot 0 at RATE events a second
+ *   flood SECONDS RATE    RATE events a second: short touches in a corner
  *   destroy / create      the device unplugged / plugged in again
  * and writes "ok CMD" to stdout after each. Test code: never shipped. */
 #include <fcntl.h>
@@ -43,11 +43,7 @@ static void emit(int type, int code, int value) {
 
 static void syn(void) { emit(EV_SYN, SYN_REPORT, 0); }
 
-/* A report sent at once (a tap's down, a swipe's step). */
-static void report(void) {
-    syn();
-    flush();
-}
+
 
 static void sleep_ms(long ms) {
     struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
@@ -98,10 +94,10 @@ static void down(int x, int y) {
     emit(EV_KEY, BTN_TOUCH, 1);
     emit(EV_ABS, ABS_X, x);
     emit(EV_ABS, ABS_Y, y);
-    report();
+    syn();
 }
 
-/* A finger's move, gathered until the next report (a flood sends 10 ms of them at once). */
+/* Each report is gathered until flush (a tap's down goes at once, a flood's 10 ms together). */
 static void move(int x, int y) {
     emit(EV_ABS, ABS_MT_POSITION_X, x);
     emit(EV_ABS, ABS_MT_POSITION_Y, y);
@@ -113,7 +109,7 @@ static void move(int x, int y) {
 static void up(void) {
     emit(EV_ABS, ABS_MT_TRACKING_ID, -1);
     emit(EV_KEY, BTN_TOUCH, 0);
-    report();
+    syn();
 }
 
 int main(int argc, char **argv) {
@@ -132,29 +128,37 @@ int main(int argc, char **argv) {
         double seconds, rate;
         if (sscanf(line, "tap %d %d", &x1, &y1) == 2) {
             down(x1, y1);
+            flush();
             sleep_ms(50);
             up();
+            flush();
         } else if (sscanf(line, "swipe %d %d %d %d", &x1, &y1, &x2, &y2) == 4) {
             down(x1, y1);
+            flush();
             for (int i = 1; i <= 10; i++) {
                 sleep_ms(30);
                 move(x1 + (x2 - x1) * i / 10, y1 + (y2 - y1) * i / 10);
                 flush();
             }
             up();
+            flush();
         } else if (sscanf(line, "flood %lf %lf", &seconds, &rate) == 2) {
-            /* Batches every 10 ms of RATE / 100 events (a move is five), a finger circling. */
+            /* Batches every 10 ms of RATE / 100 events: short touches at
+             * (X, Y) of 20 events each (down 7, two moves 10, up 3), each
+             * one a gesture the kiosk must recognise and hit-test. */
             long batches = (long)(seconds * 100), per = (long)(rate / 100), sent = 0;
-            down(width / 2, height / 2);
+            int x = width / 40, y = height / 40;
             for (long b = 0; b < batches; b++) {
-                for (long i = 0; i < per; i += 5) {
-                    move(width / 2 + (int)((sent / 5) % 40) - 20, height / 2 + (int)((sent / 35) % 40) - 20);
-                    sent += 5;
+                for (long i = 0; i + 20 <= per; i += 20) {
+                    down(x, y);
+                    move(x + 1, y);
+                    move(x, y + 1);
+                    up();
+                    sent += 20;
                 }
                 flush();
                 sleep_ms(10);
             }
-            up();
             printf("sent %ld\n", sent);
         } else if (strncmp(line, "destroy", 7) == 0) {
             destroy();
