@@ -23,6 +23,7 @@ let package = Package(
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
 
         // Counts heap allocations process-wide: linked into the allocation
         // tests, and preloaded by benchmarks as RadarAllocationCounter.
@@ -49,7 +50,8 @@ let package = Package(
         .target(name: "HTTPClient", dependencies: ["CCurl", "SystemIO"]),
         .target(name: "Feed", dependencies: ["JSON", "HTTPClient", "SystemIO"]),
         // An MQTT 3.1.1 client for home automation (a broker on the network; never blocking the loop).
-        .target(name: "MQTT", dependencies: ["SystemIO"]),
+        .target(name: "TLS", dependencies: ["COpenSSL", "SystemIO"]),
+        .target(name: "MQTT", dependencies: ["TLS", "SystemIO"]),
         // Routes, airports, airlines and aircraft types offline: the compact file, its import, the route check.
         .target(name: "StandingData", dependencies: ["Feed", "JSON", "SystemIO"]),
         // State, commands, configuration, scene, layout and the controller: what the fuzzers and most tests import.
@@ -77,7 +79,7 @@ let package = Package(
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster"]),
         .testTarget(name: "SystemIOTests", dependencies: ["SystemIO"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "SystemIO"]),
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TLS", "SystemIO"]),
         .testTarget(name: "StandingDataTests", dependencies: ["StandingData", "Feed", "JSON", "SystemIO"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

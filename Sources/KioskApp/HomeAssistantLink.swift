@@ -24,14 +24,15 @@ final class HomeAssistantLink: EventSource {
     private var announced: String?
     private var droppedReported = 0
 
-    init(broker: NetworkAddress, base: String, clientID: String, username: String?, password: String?, discoveryPrefix: String?) {
+    init(broker: NetworkAddress, tls: MQTTClient.TLSTrust?, base: String, clientID: String, username: String?, password: String?,
+         discoveryPrefix: String?) {
         self.base = base
         self.discoveryPrefix = discoveryPrefix
         deviceID = clientID
         let will = MQTTMessage(topic: base + "/status", text: "offline", retain: true)
         client = MQTTClient(.init(host: broker.host, port: broker.port,
                                   connect: .init(clientID: clientID, username: username, password: password, will: will, keepAliveSeconds: 30),
-                                  subscriptions: [base + "/command", base + "/screen/set", base + "/brightness/set"]))
+                                  subscriptions: [base + "/command", base + "/screen/set", base + "/brightness/set"], tls: tls))
     }
 
     func forEachDescriptor(_ body: (Int32) -> Void) { client.forEachDescriptor(body) }

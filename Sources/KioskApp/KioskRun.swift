@@ -125,7 +125,8 @@ public enum KioskRun {
         if let broker = config.mqttBroker {
             do {
                 let password = try config.mqttPasswordFile.map { try FileContents.text($0, limit: 4096).textLines.first.map { $0.trimmed(" \t\r") } ?? "" }
-                let link = HomeAssistantLink(broker: broker, base: config.mqttTopic, clientID: config.mqttClientID, username: config.mqttUsername,
+                let link = HomeAssistantLink(broker: broker, tls: config.mqttTLS ? .init(caFile: config.mqttCAFile) : nil, base: config.mqttTopic,
+                                             clientID: config.mqttClientID, username: config.mqttUsername,
                                              password: password, discoveryPrefix: config.mqttDiscovery ? config.mqttDiscoveryPrefix : nil)
                 service.mqtt = link
                 loop.add(link)
@@ -133,7 +134,7 @@ public enum KioskRun {
                     service.mqtt?.observe(service.controller.state, screen: service.controller.screenPower(at: time),
                                           feeds: service.controller.feed?.sourceStatuses, wallClock: WallClock.now())
                 }
-                Log.line("radar-kiosk: mqtt broker \(broker), topics \(config.mqttTopic)/…" + (config.mqttDiscovery ? ", Home Assistant discovery under \(config.mqttDiscoveryPrefix)/" : ""))
+                Log.line("radar-kiosk: mqtt broker \(broker)\(config.mqttTLS ? " over TLS" : ""), topics \(config.mqttTopic)/…" + (config.mqttDiscovery ? ", Home Assistant discovery under \(config.mqttDiscoveryPrefix)/" : ""))
             } catch {
                 Log.line("radar-kiosk: mqtt.password_file: \(error); running without MQTT")
             }

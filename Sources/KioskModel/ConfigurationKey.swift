@@ -163,13 +163,21 @@ public struct ConfigurationKey: Sendable {
         .init("traffic.range_nm", "auto|NM", "auto", "the dial's range: auto steps through 4, 8, 20 and 40 NM to fit the traffic") {
             $0.trafficRangeNM = $1 == "auto" ? nil : try number($1, "traffic.range_nm", 1...250)
         },
-        .init("mqtt.broker", "HOST[:PORT]", "none", "an MQTT broker (port 1883) for home automation: state, events, commands, Home Assistant discovery") {
+        .init("mqtt.broker", "[mqtts://]HOST[:PORT]", "none",
+              "an MQTT broker (port 1883; with mqtts://, TLS on port 8883, its certificate checked) for home automation: state, events, commands, Home Assistant discovery") {
+            let secure = $1.lowercased().hasPrefix("mqtts://")
+            let plain = $1.lowercased().hasPrefix("mqtt://")
+            let authority = secure ? $1.dropFirst(8) : plain ? $1.dropFirst(7) : $1[...]
             do {
-                let (host, port) = try FeedSpec.authority($1[...], defaultPort: 1883, in: $1)
+                let (host, port) = try FeedSpec.authority(authority, defaultPort: secure ? 8883 : 1883, in: $1)
                 $0.mqttBroker = NetworkAddress(host: host, port: port)
+                $0.mqttTLS = secure
             } catch {
                 throw ConfigurationError("mqtt.broker: \(error)")
             }
+        },
+        .init("mqtt.ca_file", "FILE", "the system's CAs", "certificate authorities (PEM) trusted for an mqtts:// broker instead of the system's") {
+            $0.mqttCAFile = try nonEmpty($1, "mqtt.ca_file")
         },
         .init("mqtt.topic", "TOPIC", "radar-kiosk", "the kiosk's topics begin with this") {
             $0.mqttTopic = try topic($1, "mqtt.topic")

@@ -154,6 +154,9 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var backlight = BacklightChoice.auto
     public var showsTraffic = true
     public var mqttBroker: NetworkAddress?
+    /// The broker is reached over TLS (mqtts://).
+    public var mqttTLS = false
+    public var mqttCAFile: String?
     public var mqttTopic = "radar-kiosk"
     public var mqttClientID = "radar-kiosk"
     public var mqttUsername: String?

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import SystemIO
+import TLS
 
 /// An MQTT 3.1.1 client that never blocks the loop: the broker's name is
 /// looked up off the loop and connected to without blocking (TCPConnection),
@@ -9,7 +10,9 @@ import SystemIO
 /// turn, what we send waits in a bounded queue (a slow broker loses
 /// messages, never memory), and a broker that goes away or stops answering
 /// is reconnected to with backoff (1 s doubling to a minute). QoS 0 both
-/// ways; the state is published retained, so a reconnect restores it.
+/// ways; the state is published retained, so a reconnect restores it. With
+/// `tls`, the connection is TLS (OpenSSL), the broker's certificate and name
+/// checked, its handshake driven by the loop like the rest.
 public final class MQTTClient {
     public struct Options: Sendable {
         public var host: String
@@ -17,12 +20,22 @@ public final class MQTTClient {
         public var connect: MQTTPacket.Connect
         /// Topics to subscribe to on each connection.
         public var subscriptions: [String]
-        public init(host: String, port: UInt16 = 1883, connect: MQTTPacket.Connect, subscriptions: [String] = []) {
+        /// TLS to the broker, trusting this file's authorities (nil: the
+        /// system's); nil for plain TCP.
+        public var tls: TLSTrust?
+        public init(host: String, port: UInt16 = 1883, connect: MQTTPacket.Connect, subscriptions: [String] = [], tls: TLSTrust? = nil) {
             self.host = host
             self.port = port
             self.connect = connect
             self.subscriptions = subscriptions
+            self.tls = tls
         }
+    }
+
+    /// Whom a TLS connection trusts: a file of authorities, or the system's.
+    public struct TLSTrust: Equatable, Sendable {
+        public var caFile: String?
+        public init(caFile: String? = nil) { self.caFile = caFile }
     }
 
     /// What happened, for the owner to act on.
@@ -47,8 +60,10 @@ public final class MQTTClient {
     public var answerTimeout = 10.0
 
     private let connector: TCPConnection
-    private var socket: FileDescriptor?
+    private var socket: BrokerLink?
     private var connecting = false
+    /// TLS's handshake is under way (before MQTT's CONNECT).
+    private var securing = false
     private var handshaking = false
     private var connected = false
     private var retry = Backoff(first: 1, longest: 60)
@@ -75,19 +90,21 @@ public final class MQTTClient {
     public var isConnected: Bool { connected }
 
     public func forEachDescriptor(_ body: (Int32) -> Void) {
-        if let socket { body(socket.rawValue) } else if connecting, let fd = connector.descriptor { body(fd) }
+        if let socket { body(socket.descriptor.rawValue) } else if connecting, let fd = connector.descriptor { body(fd) }
     }
 
-    /// The connect in progress (a broker says nothing until it has CONNECT).
+    /// The connect in progress (a broker says nothing until it has CONNECT),
+    /// or a TLS session waiting for room to write.
     public func forEachWritableDescriptor(_ body: (Int32) -> Void) {
+        if let socket, socket.wantsWrite { body(socket.descriptor.rawValue) }
         if socket == nil, connecting, let fd = connector.writableDescriptor { body(fd) }
     }
 
     public var nextWake: Double? {
         if socket != nil {
             // Unsent bytes, or messages left in the buffer: soon. Else the keep-alive.
-            if !output.isEmpty || input.count > inputStart { return lastServiced + 0.02 }
-            if handshaking { return handshakeStarted + answerTimeout }
+            if !output.isEmpty || input.count > inputStart || socket?.holdsDecrypted == true { return lastServiced + 0.02 }
+            if handshaking || securing { return handshakeStarted + answerTimeout }
             return min(lastSent + Double(options.connect.keepAliveSeconds) / 2, pingSentAt.map { $0 + answerTimeout } ?? .infinity)
         }
         return connecting ? connector.nextWake : retry.due
@@ -120,16 +137,36 @@ public final class MQTTClient {
             case .waiting: return []
             case let .failed(message): return fail(now, message)
             case let .connected(fd):
-                socket = fd
                 connecting = false
-                handshaking = true
                 handshakeStarted = now
                 (input, inputStart, output, pingSentAt) = ([], 0, [], nil)
                 lastHeard = now
-                _ = send(.connect(options.connect))
+                if let trust = options.tls {
+                    do { socket = .tls(try TLSSession(socket: fd, host: options.host, caFile: trust.caFile)) } catch {
+                        return fail(now, "\(error)")
+                    }
+                    securing = true
+                } else {
+                    socket = .plain(fd)
+                    handshaking = true
+                    _ = send(.connect(options.connect))
+                }
             }
         }
         guard let socket else { return events }
+        if securing, case let .tls(session) = socket {
+            switch session.handshake() {
+            case .done:
+                securing = false
+                handshaking = true
+                _ = send(.connect(options.connect))
+            case .wantsRead, .wantsWrite:
+                if now - handshakeStarted > answerTimeout { return fail(now, "no TLS handshake in \(Int(answerTimeout)) s") }
+                return events
+            case let .failed(message):
+                return fail(now, message)
+            }
+        }
         // Read what is there, within the budget.
         var room = readBudget
         while room > 0 {
@@ -139,10 +176,11 @@ public final class MQTTClient {
                 input += chunk[..<n]
                 room -= n
                 lastHeard = now
-                if n < min(4096, room + n) { room = 0 }
+                // A short read emptied the socket; TLS may hold more of a record than it gave.
+                if n < min(4096, room + n) && !socket.holdsDecrypted { room = 0 }
             case .wouldBlock: room = 0
             case .end: return events + fail(now, "the broker closed the connection")
-            case let .failed(error): return events + fail(now, error.reason)
+            case let .failed(reason): return events + fail(now, reason)
             }
         }
         // Take the packets that are whole, at most `messagesPerTurn` messages.
@@ -188,7 +226,7 @@ public final class MQTTClient {
                 output.removeFirst(n)
                 lastSent = now
             case .wouldBlock, .end: break
-            case let .failed(error): return events + fail(now, error.reason)
+            case let .failed(reason): return events + fail(now, reason)
             }
         }
         return events
@@ -200,6 +238,7 @@ public final class MQTTClient {
         let bytes = MQTTPacket.disconnect.encoded()
         output += bytes
         _ = output.withUnsafeBytes { socket.write($0) }
+        socket.close()
         self.socket = nil
         connected = false
     }
@@ -207,6 +246,7 @@ public final class MQTTClient {
     private func fail(_ now: Double, _ message: String) -> [Event] {
         socket = nil
         connecting = false
+        securing = false
         handshaking = false
         connected = false
         retry.failed(at: now)

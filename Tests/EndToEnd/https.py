@@ -25,6 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from waiting import wait_for  # noqa: E402
 from control import command, stop  # noqa: E402
 from loopback import Tally, answers, free_port  # noqa: E402
+from testca import make_ca, make_certificate  # noqa: E402
 
 kiosk = sys.argv[1]
 here = os.path.dirname(os.path.abspath(__file__))
@@ -35,34 +36,11 @@ check = tally.check
 work = tempfile.mkdtemp(prefix="rk-https-")
 os.chmod(work, 0o755)
 
-
-
-
-def openssl(*args):
-    subprocess.run(["openssl", *args], check=True, cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
-def make_ca(name):
-    openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-            "-keyout", f"{name}.key", "-out", f"{name}.pem", "-subj", f"/CN=RadarKiosk {name}", "-days", "2")
-
-
-def make_certificate(name, ca, names, days):
-    openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-            "-keyout", f"{name}.key", "-out", f"{name}.csr", "-subj", f"/CN={names[0]}")
-    with open(os.path.join(work, f"{name}.ext"), "w") as f:
-        f.write("subjectAltName=" + ",".join(("IP:" if n[0].isdigit() else "DNS:") + n for n in names) + "\n")
-    openssl("x509", "-req", "-in", f"{name}.csr", "-CA", f"{ca}.pem", "-CAkey", f"{ca}.key", "-CAcreateserial",
-            "-out", f"{name}.pem", "-days", str(days), "-extfile", f"{name}.ext")
-    for suffix in ("pem", "key"):
-        os.chmod(os.path.join(work, f"{name}.{suffix}"), 0o644)
-
-
-make_ca("ca")
-make_ca("other-ca")
-make_certificate("good", "ca", ["localhost", "127.0.0.1"], 2)
-make_certificate("expired", "ca", ["localhost", "127.0.0.1"], -1)
-make_certificate("elsewhere", "ca", ["receiver.example"], 2)
+make_ca(work, "ca")
+make_ca(work, "other-ca")
+make_certificate(work, "good", "ca", ["localhost", "127.0.0.1"], 2)
+make_certificate(work, "expired", "ca", ["localhost", "127.0.0.1"], -1)
+make_certificate(work, "elsewhere", "ca", ["receiver.example"], 2)
 
 www = os.path.join(work, "www")
 os.makedirs(os.path.join(www, "data"))

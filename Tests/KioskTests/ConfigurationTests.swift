@@ -45,6 +45,7 @@ import Input
     units.flight_levels_above = 6000
     traffic = no
     mqtt.broker = [::1]:1884
+    mqtt.ca_file = /etc/radar-kiosk/broker-ca.pem
     mqtt.topic = home/radar
     mqtt.client_id = radar-hall
     mqtt.username = kiosk
@@ -103,10 +104,23 @@ import Input
                 && c.mqttUsername == "kiosk" && c.mqttPasswordFile == "/etc/radar-kiosk/mqtt-password" && !c.mqttDiscovery
                 && c.mqttDiscoveryPrefix == "ha")
         #expect(c.facing == 225 && c.stationElevationFeet == 80)
+        #expect(!c.mqttTLS && c.mqttCAFile == "/etc/radar-kiosk/broker-ca.pem")
         let s = c.selectorSettings(station: c.station!)
         #expect(s.radiusNM == 2.5 && s.exitRadiusNM == 3 && s.ignore.contains("baw283") && s.cycleSeconds == 12)
         // Every documented key appears in the test file.
         for key in ConfigurationKey.all { #expect(Self.full.contains("\n\(key.name) ="), "\(key.name)") }
+    }
+
+    /// mqtts:// is TLS, on port 8883 unless another is given; mqtt:// and a bare host are plain.
+    @Test func theBrokersSchemeSaysTLS() {
+        for (text, host, port, tls) in [("mqtts://broker.lan", "broker.lan", 8883, true), ("MQTTS://10.0.0.2:9883", "10.0.0.2", 9883, true),
+                                        ("mqtt://broker.lan", "broker.lan", 1883, false), ("broker.lan:1884", "broker.lan", 1884, false)] {
+            let (c, problems) = KioskConfiguration.parse("mqtt.broker = \(text)\n", name: "k.conf")
+            #expect(problems.isEmpty, "\(text): \(problems)")
+            #expect(c.mqttBroker == NetworkAddress(host: host, port: UInt16(port)) && c.mqttTLS == tls, "\(text)")
+        }
+        let (_, bad) = KioskConfiguration.parse("mqtt.broker = mqtts://\n", name: "k.conf")
+        #expect(bad.count == 1 && bad[0].contains("mqtt.broker"), "\(bad)")
     }
 
     @Test func defaultsWithAnEmptyFile() {
@@ -115,7 +129,7 @@ import Input
         // The documented defaults, pinned here rather than compared with the type's own.
         #expect(c.display == .auto && c.output == nil && c.size == nil && c.refresh == nil && c.rotation == .upright)
         #expect(c.pixelFormat == .xrgb8888 && c.fonts == nil && c.socket == nil && c.feed == nil && c.feedCAFile == nil && c.station == nil)
-        #expect(c.facing == nil && c.stationElevationFeet == 0)
+        #expect(c.facing == nil && c.stationElevationFeet == 0 && !c.mqttTLS && c.mqttCAFile == nil)
         #expect(c.radiusNM == 3 && c.exitRadiusNM == nil && c.ceilingFeet == 10_000 && c.maximumPositionAge == 15)
         #expect(!c.includeGround && c.holdSeconds == 8 && c.ignore.isEmpty && c.routes == nil && c.standingData == .auto)
         #expect(c.units == DisplayUnits(altitude: .feet, speed: .knots, distance: .nauticalMiles, flightLevelsAbove: nil))

@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""The kiosk on a real MQTT broker over TLS: Debian's mosquitto with a TLS
+listener, its certificate from an authority this test makes (openssl). With
+that authority trusted (mqtt.ca_file), discovery is published and commands
+are taken; trusting another authority, or naming the broker by an address
+its certificate does not carry, is one clear line each, and the kiosk runs on.
+Usage: mqtt-tls.py PATH/radar-kiosk"""
+import json, os, shutil, socket, subprocess, sys, tempfile
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from waiting import wait_for  # noqa: E402
+from control import command, stop  # noqa: E402
+from loopback import free_port  # noqa: E402
+from testca import make_ca, make_certificate  # noqa: E402
+
+kiosk = sys.argv[1]
+work = tempfile.mkdtemp(prefix="rk-mqtt-tls-")
+os.chmod(work, 0o755)
+passed = failed = 0
+BASE = "radar-kiosk"
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    passed, failed = (passed + 1, failed) if ok else (passed, failed + 1)
+    print(f"{'ok' if ok else 'FAIL'}: {name} {detail}".rstrip(), flush=True)
+
+
+make_ca(work, "ca")
+make_ca(work, "other-ca")
+make_certificate(work, "broker", "ca", ["localhost"], 2)
+PORT = free_port()
+open(os.path.join(work, "mosquitto.conf"), "w").write(
+    f"listener {PORT} 127.0.0.1\nallow_anonymous true\npersistence false\n"
+    f"cafile {work}/ca.pem\ncertfile {work}/broker.pem\nkeyfile {work}/broker.key\n")
+TLS = ["-h", "localhost", "-p", str(PORT), "--cafile", os.path.join(work, "ca.pem")]
+
+
+def start_broker():
+    log = open(os.path.join(work, "broker.log"), "a")
+    proc = subprocess.Popen(["mosquitto", "-c", os.path.join(work, "mosquitto.conf")], stdout=log, stderr=log)
+
+    def accepting():
+        try:
+            socket.create_connection(("127.0.0.1", PORT), 0.2).close()
+            return True
+        except OSError:
+            return False
+    if not wait_for(accepting, 10):
+        raise RuntimeError("mosquitto did not start: " + open(log.name).read())
+    return proc
+
+
+def retained(topic, expect, timeout=3):
+    out = subprocess.run(["mosquitto_sub", *TLS, "-t", topic, "-v", "-C", str(expect), "-W", str(timeout), "--retained-only"],
+                         capture_output=True, text=True).stdout
+    return dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
+
+
+class Kiosk:
+    def __init__(self, name, broker, ca):
+        self.dir = os.path.join(work, name)
+        os.makedirs(self.dir)
+        self.sock = os.path.join(self.dir, "k.sock")
+        conf = os.path.join(self.dir, "k.conf")
+        open(conf, "w").write(f"display = headless\nsize = 160x96\nrefresh = 30\nkeyboard = none\nsocket = {self.sock}\n"
+                              f"mqtt.broker = {broker}\nmqtt.ca_file = {ca}\n")
+        self.log = open(os.path.join(self.dir, "log"), "w+")
+        self.proc = subprocess.Popen([kiosk, "run", "--config", conf], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.log)
+        if not wait_for(lambda: "first frame on" in self.text(), 20):
+            raise RuntimeError("the kiosk did not start: " + self.text())
+
+    def text(self):
+        self.log.flush()
+        return open(self.log.name).read()
+
+    def lines(self, word):
+        return [l for l in self.text().splitlines() if word in l]
+
+
+broker = start_broker()
+kiosks = []
+try:
+    k = Kiosk("trusted", f"mqtts://localhost:{PORT}", os.path.join(work, "ca.pem"))
+    kiosks.append(k)
+    connected = wait_for(lambda: "mqtt connected" in k.text(), 15)
+    configs = retained("homeassistant/#", 8)
+    check("over TLS, with the test's authority trusted: connected and Home Assistant's discovery retained",
+          connected and len(configs) == 8 and "over TLS" in k.text(), f"({len(configs)} configurations) " + " / ".join(k.lines("mqtt")))
+    subprocess.run(["mosquitto_pub", *TLS, "-t", f"{BASE}/command", "-m", '{"cmd":"set","state":{"mode":"overflight"}}'],
+                   check=True, capture_output=True)
+    shown = wait_for(lambda: command(k.sock, '{"cmd":"get"}').get("state", {}).get("mode") == "overflight", 10)
+    state = retained(f"{BASE}/state", 1)
+    check("a command over TLS is taken, and the new state comes back retained", shown and '"overflight"' in state.get(f"{BASE}/state", ""),
+          str(state))
+
+    # Another authority trusted: the broker's certificate is refused, in one line, and the kiosk runs on.
+    def attempts():
+        return open(os.path.join(work, "broker.log"), errors="replace").read().count("New connection from")
+    before = attempts()
+    wrong = Kiosk("wrong-ca", f"mqtts://localhost:{PORT}", os.path.join(work, "other-ca.pem"))
+    kiosks.append(wrong)
+    said = wait_for(lambda: wrong.lines("certificate is not accepted"), 15)
+    # Retried with backoff (1 s, then 2 s): still one line after three attempts.
+    retried = wait_for(lambda: attempts() >= before + 3, 15)
+    lines = wrong.lines("mqtt localhost")
+    alive = wrong.proc.poll() is None and command(wrong.sock, '{"cmd":"get"}').get("ok") is True
+    check("trusting another authority: one line says the certificate is not accepted, and the kiosk runs on",
+          bool(said) and retried and len(lines) == 1 and "mqtt connected" not in wrong.text() and alive,
+          f"({attempts() - before} attempts) " + " / ".join(lines))
+
+    # The broker named by an address its certificate does not carry (it is for localhost).
+    by_address = Kiosk("by-address", f"mqtts://127.0.0.1:{PORT}", os.path.join(work, "ca.pem"))
+    kiosks.append(by_address)
+    said = wait_for(lambda: by_address.lines("certificate is not accepted"), 15)
+    lines = by_address.lines("mqtt 127.0.0.1")
+    check("a name the certificate does not carry: refused in one line", bool(said) and len(lines) == 1
+          and "mqtt connected" not in by_address.text() and by_address.proc.poll() is None, " / ".join(lines))
+finally:
+    for k in kiosks:
+        stop(k.proc)
+    broker.terminate()
+    broker.wait()
+
+print(f"mqtt-tls: {passed} passed, {failed} failed")
+if failed == 0:
+    shutil.rmtree(work, ignore_errors=True)
+sys.exit(1 if failed else 0)
