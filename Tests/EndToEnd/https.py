@@ -26,6 +26,7 @@ from waiting import wait_for  # noqa: E402
 from control import command, stop  # noqa: E402
 from loopback import Tally, answers, free_port  # noqa: E402
 from testca import make_ca, make_certificate  # noqa: E402
+from recording import GET_ANSWER_LIMIT, frame_times, p99  # noqa: E402
 
 kiosk = sys.argv[1]
 here = os.path.dirname(os.path.abspath(__file__))
@@ -110,7 +111,7 @@ def refused_connections(port):
                and ("SSL_do_handshake() failed" in line or "closed connection while waiting for request" in line))
 
 
-def start_kiosk(name, feed, ca, env=None):
+def start_kiosk(name, feed, ca, env=None, record=None):
     directory = os.path.join(work, name)
     os.makedirs(directory)
     sock = os.path.join(directory, "control.sock")
@@ -119,7 +120,8 @@ def start_kiosk(name, feed, ca, env=None):
         f.write(f"display = headless\nsize = 320x240\nrefresh = 30\nkeyboard = none\nsocket = {sock}\n"
                 f"feed = {feed}\nfeed.ca_file = {work}/{ca}.pem\nstation = {STATION}\n")
     log = open(os.path.join(directory, "kiosk.log"), "w+")
-    proc = subprocess.Popen([kiosk, "run", "--config", conf], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
+    proc = subprocess.Popen([kiosk, "run", "--config", conf] + (["--record", record] if record else []),
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
                             env=dict(os.environ, **(env or {})))
     return proc, sock, log
 
@@ -204,6 +206,61 @@ try:
             lambda: len(requests(good, "/portal.json")))
     failing("huge", f"https://localhost:{good}/huge.json", "ca", "answer larger than 32 MiB",
             lambda: len(requests(good, "/huge.json")))
+
+    # A TLS server that sends its headers and part of the body, then stalls:
+    # the transfer times out (one line), and meanwhile the kiosk draws on its
+    # schedule and answers get, the hostile harness's measures.
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(f"{work}/good.pem", f"{work}/good.key")
+    stalling = socket.socket()
+    stalling.bind(("127.0.0.1", 0))
+    stalling.listen(8)
+    stalling.settimeout(0.2)
+    stalled = threading.Event()
+    stalls = []  # one entry a request the stalling server read
+
+    def stall(conn):
+        try:
+            tls = context.wrap_socket(conn, server_side=True)
+            tls.recv(65536)
+            stalls.append(time.time())
+            tls.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n"
+                        b'{"now": 1700000000, "aircraft": [{"hex": "a54b30", ')
+            stalled.wait()
+        except OSError:
+            pass
+        finally:
+            conn.close()
+
+    def accept_stalling():
+        while not stalled.is_set():
+            try:
+                conn, _ = stalling.accept()
+            except socket.timeout:
+                continue
+            threading.Thread(target=stall, args=(conn,), daemon=True).start()
+        stalling.close()
+    threading.Thread(target=accept_stalling, daemon=True).start()
+    video = os.path.join(work, "stalled.y4m")
+    proc, sock, log = start_kiosk("stalled", f"https://localhost:{stalling.getsockname()[1]}/data/aircraft.json", "ca", record=video)
+    try:
+        wait_for(lambda: "first frame on" in text(log), 20)
+        latencies, started = [], time.time()
+        while time.time() - started < 8:
+            state, took = get(sock)
+            latencies.append(took if state is not None else 1.0)
+            time.sleep(0.2)
+        said = wait_for(lambda: "no answer within" in text(log) or "timed out" in text(log).lower(), 10)
+        times = frame_times(video)
+        intervals = [b - a for a, b in zip(times[30:], times[31:])]
+        lines = [l for l in text(log).splitlines() if "feed" in l and "localhost" in l and "retrying" in l]
+        check("stalled: a TLS server that stops mid-body is one line, and the kiosk draws and answers meanwhile",
+              bool(said) and len(stalls) >= 1 and len(lines) == 1 and p99(intervals) <= 2 / 30 and max(latencies) < GET_ANSWER_LIMIT,
+              f"({len(stalls)} requests, {len(times)} frames, interval p99 {p99(intervals) * 1000:.1f} ms, "
+              f"get at most {max(latencies) * 1000:.0f} ms) " + " / ".join(lines))
+    finally:
+        stop(proc)
+        stalled.set()
 
     # 429 with Retry-After: 7: the next request no sooner than 7 s after.
     proc, sock, log = start_kiosk("limited", f"https://localhost:{good}/limited.json", "ca")
