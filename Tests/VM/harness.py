@@ -28,6 +28,7 @@ import zlib
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "EndToEnd"))
 from pictures import difference, read_png, read_ppm  # noqa: E402
+from testca import make_ca, make_certificate  # noqa: E402
 # The VM's modules: one list for assets.sh, this harness and init.sh.
 MODULE_LIST = os.path.join(HERE, "modules.txt")
 
@@ -77,6 +78,9 @@ class VM:
             devices += ["-device", "virtio-gpu-pci,id=video3,max_outputs=2,xres=800,yres=600,edid=on"]
             # An absolute pointer with a button (single touch, as a touch frame is): taps over QMP.
             devices += ["-device", "usb-tablet,id=tablet,bus=xhci.0"]
+            # A network card on QEMU's user network, brought up only by the clock test:
+            # the guest reaches this machine's loopback at 10.0.2.2.
+            devices += ["-netdev", "user,id=net0", "-device", "e1000,netdev=net0"]
             devices += console + control + ["-serial", "chardev:ctl"]
             append = "console=ttyS0,115200 quiet loglevel=3 panic=-1"
         self.proc = subprocess.Popen(machine + [
@@ -611,6 +615,7 @@ class Tests:
         self.touch()
         self.touch_panels()
         self.two_screens()
+        self.clock_not_set()
         self.display_failure_after_start()
         return self.failed == 0
 
@@ -799,6 +804,69 @@ class Tests:
                            and (flooded <= 2 * 1000 / mode or flooded <= 1.25 * quiet),
                            f"({sent[-1] if sent else '?'} events; p99 {flooded} ms flooded, {quiet} ms without) {line}")
             self.vm.sh("killall touchpanel")
+
+    def clock_not_set(self):
+        """A board without a real-time clock, before NTP: an https:// feed (to
+        a TLS server on this machine, over QEMU's user network) sends nothing
+        while the clock says 2019, says so once, and asks within a second of
+        `date -s` setting it."""
+        import base64
+        import http.server
+        import ssl
+        import threading
+        status, out = self.vm.sh("grep -q '^e1000 ' /proc/modules || insmod /modules/e1000.ko; "
+                                 "for i in $(seq 100); do [ -e /sys/class/net/eth0 ] && break; sleep 0.1; done; "
+                                 "ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0")
+        if status != 0:
+            self.check("the guest's network comes up for the clock test", False, out.strip())
+            return
+        make_ca(self.work, "clock-ca")
+        make_certificate(self.work, "clock-server", "clock-ca", ["10.0.2.2"], 2)
+        body = open(os.path.join(HERE, "..", "FeedTests", "Fixtures", "readsb_overirvine_170ac.json"), "rb").read()
+        requests = []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                requests.append(time.time())
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(os.path.join(self.work, "clock-server.pem"), os.path.join(self.work, "clock-server.key"))
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            ca = base64.b64encode(open(os.path.join(self.work, "clock-ca.pem"), "rb").read()).decode()
+            self.vm.sh(f"echo {ca} | base64 -d > /tmp/clock-ca.pem")
+            self.vm.sh("date -s '2019-06-01 12:00:00'")
+            self.start_kiosk(f"--display drm --feed https://10.0.2.2:{server.server_address[1]}/data/aircraft.json "
+                             "--feed-ca-file /tmp/clock-ca.pem --station 33.635029,-117.842218")
+            said = self.logged("clock not set", 20)
+            # An absence has no moment to wait for: three of its once-a-second
+            # looks at the clock are let go by, then nothing may have been asked.
+            quiet_from = time.time()
+            time.sleep(3.5)
+            waited = time.time() - quiet_from
+            quiet = len(requests) == 0 and self.kiosk_log().count("clock not set") == 1
+            set_at = time.time()
+            self.vm.sh(f"date -s @{int(set_at) + 1}")
+            asked, _ = self.wait_until(lambda: len(requests) > 0, 20)
+            delay = requests[0] - set_at if requests else None
+            shown = self.wait_until(lambda: "state OVERFLIGHT" in self.kiosk_log() or "LXJ440" in self.kiosk_log(), 20)[0]
+            log = self.stop_kiosk("TERM")
+            self.check("a clock before 2020: no HTTPS request and one line; asked within a second of date -s",
+                       said and quiet and asked and delay is not None and delay <= 1.0 and log.count("clock not set") == 1 and "exit=0" in log,
+                       f"(quiet {waited:.1f} s, then the first request {delay if delay is None else round(delay, 2)} s after date -s; "
+                       f"{len(requests)} requests, shown {bool(shown)}) " + next((l for l in log.splitlines() if "clock" in l), ""))
+        finally:
+            server.shutdown()
+            self.vm.sh(f"date -s @{int(time.time())}")
 
     def rendering_turned(self, state, w, h, turn):
         """What the headless backend draws for `state` at w x h, turned as the scanout turns it (RGB bytes, as a screendump)."""
