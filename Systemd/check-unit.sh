@@ -21,16 +21,19 @@ if [ -n "$out" ]; then
     exit 1
 fi
 echo "ok: systemd-analyze verify is clean"
-# The shipped drop-in for the internet (Systemd/internet.conf) verifies clean on top.
+# The shipped drop-ins (Systemd/lan.conf, Systemd/internet.conf) verify clean on top, each alone.
 mkdir -p "$root/etc/systemd/system/radar-kiosk.service.d"
-cp "$here/internet.conf" "$root/etc/systemd/system/radar-kiosk.service.d/"
-out=$(systemd-analyze verify --root="$root" /etc/systemd/system/radar-kiosk.service 2>&1 || true)
-if [ -n "$out" ] || ! grep -qx 'IPAddressAllow=any' "$here/internet.conf"; then
-    echo "FAIL: systemd-analyze verify with the internet drop-in:" >&2
-    echo "$out" >&2
-    exit 1
-fi
-echo "ok: systemd-analyze verify is clean with the internet drop-in"
+for dropin in lan internet; do
+    rm -f "$root/etc/systemd/system/radar-kiosk.service.d/"*
+    cp "$here/$dropin.conf" "$root/etc/systemd/system/radar-kiosk.service.d/"
+    out=$(systemd-analyze verify --root="$root" /etc/systemd/system/radar-kiosk.service 2>&1 || true)
+    if [ -n "$out" ] || ! grep -q '^IPAddressAllow=' "$here/$dropin.conf"; then
+        echo "FAIL: systemd-analyze verify with the $dropin drop-in:" >&2
+        echo "$out" >&2
+        exit 1
+    fi
+    echo "ok: systemd-analyze verify is clean with the $dropin drop-in"
+done
 # The screen must light without waiting for the network: a board booted
 # offline would otherwise wait for network-online.target's timeout.
 if grep -E '^(After|Wants|Requires)=.*network-online\.target' "$here/radar-kiosk.service" >/dev/null; then

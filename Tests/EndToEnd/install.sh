@@ -11,7 +11,7 @@ check() { if eval "$2"; then passed=$((passed + 1)); else failed=$((failed + 1))
 
 DESTDIR=$dest bash scripts/install >/dev/null 2>&1
 check "binary installed" "[ -x '$dest/usr/local/bin/radar-kiosk' ]"
-check "the internet drop-in installed beside the data" "grep -qx 'IPAddressAllow=any' '$dest/usr/local/share/radar-kiosk/internet.conf'"
+check "the internet and LAN drop-ins installed beside the data" "grep -qx 'IPAddressAllow=any' '$dest/usr/local/share/radar-kiosk/internet.conf' && grep -q '^IPAddressAllow=10.0.0.0/8' '$dest/usr/local/share/radar-kiosk/lan.conf'"
 check "fonts installed" "[ -f '$dest/usr/local/share/radar-kiosk/fonts/B612-Regular.otf' ] && [ -f '$dest/usr/local/share/radar-kiosk/fonts/OFL.txt' ]"
 check "unit installed" "grep -q '^ExecStart=/usr/local/bin/radar-kiosk run' '$dest/etc/systemd/system/radar-kiosk.service'"
 check "default configuration is valid" "'$dest/usr/local/bin/radar-kiosk' check-config '$dest/etc/radar-kiosk/radar-kiosk.conf' >/dev/null"
