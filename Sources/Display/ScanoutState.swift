@@ -105,8 +105,7 @@ public struct ScanoutState: Equatable, Sendable {
     /// A pending flip given up on (waited too long, the display let go): as if it completed.
     public mutating func forgetPendingFlip() {
         switch phase {
-        case .flipPending: phase = .showing
-        case .flipRefused: phase = .showing
+        case .flipPending, .flipRefused: phase = .showing
         default: break
         }
     }

@@ -23,6 +23,8 @@ final class HomeAssistantLink: EventSource {
     /// The aircraft whose start was announced.
     private var announced: String?
     private var droppedReported = 0
+    /// The command topics whose retained message was ignored and said so.
+    private var retainedIgnored: Set<String> = []
 
     init(broker: NetworkAddress, tls: MQTTClient.TLSTrust?, base: String, clientID: String, username: String?, password: String?,
          discoveryPrefix: String?) {
@@ -52,7 +54,17 @@ final class HomeAssistantLink: EventSource {
                 events.append(.mqttConnected)
             case let .failed(line):
                 Log.line("radar-kiosk: \(ExternalText.oneLine(line, maximumBytes: 200)); retrying")
+            case let .skipped(line):
+                Log.line("radar-kiosk: \(ExternalText.oneLine(line, maximumBytes: 200))")
             case let .message(message):
+                // A command acts once, when it is sent: a retained one would act
+                // again at every reconnect (and at every restart).
+                if message.retain {
+                    if retainedIgnored.insert(message.topic).inserted {
+                        Log.line("radar-kiosk: mqtt: a retained message on \(ExternalText.oneLine(message.topic, maximumBytes: 120)) is ignored: commands act once, when they are sent")
+                    }
+                    continue
+                }
                 if let event = command(message) { events.append(event) }
             }
         }

@@ -7,7 +7,8 @@ import TLS
 /// An MQTT 3.1.1 client that never blocks the loop: the broker's name is
 /// looked up off the loop and connected to without blocking (TCPConnection),
 /// what it sends is read within a byte budget and a message budget per loop
-/// turn, what we send waits in a bounded queue (a slow broker loses
+/// turn (and not at all while a turn's bytes wait to be taken, so that a
+/// flooding broker is held back by TCP, not by our memory), what we send waits in a bounded queue (a slow broker loses
 /// messages, never memory), and a broker that goes away or stops answering
 /// is reconnected to with backoff (1 s doubling to a minute). QoS 0 both
 /// ways; the state is published retained, so a reconnect restores it. With
@@ -45,6 +46,8 @@ public final class MQTTClient {
         /// The connection failed or ended; it is retried. One line, said once per cause.
         case failed(String)
         case message(MQTTMessage)
+        /// A message too long to take is being passed over (said once a connection).
+        case skipped(String)
     }
 
     public let options: Options
@@ -52,8 +55,10 @@ public final class MQTTClient {
     public var readBudget = 32 << 10
     /// Messages handed out per loop turn at most; the rest wait in the buffer.
     public var messagesPerTurn = 16
-    /// The largest packet taken from the broker.
+    /// The largest packet taken from the broker; a longer PUBLISH is passed over.
     public var maximumPacket = 64 << 10
+    /// Bytes read and dropped per loop turn at most while passing over a message.
+    public var skipBudget = 1 << 20
     /// Bytes waiting to be sent at most: beyond it new messages are dropped.
     public var maximumQueued = 256 << 10
     /// How long the broker has to answer CONNECT, or a PINGREQ.
@@ -77,6 +82,10 @@ public final class MQTTClient {
     private var pingSentAt: Double?
     private var handshakeStarted = 0.0
     private var failures = FailureReport()
+    /// Bytes of an oversized message still to pass over.
+    private var skipping = 0
+    /// Whether this connection has said it passes a message over.
+    private var saidSkipping = false
     private var lastServiced = 0.0
     /// Messages dropped because the queue was full, since the last report.
     public private(set) var dropped = 0
@@ -90,8 +99,15 @@ public final class MQTTClient {
     public var isConnected: Bool { connected }
 
     public func forEachDescriptor(_ body: (Int32) -> Void) {
-        if let socket { body(socket.descriptor.rawValue) } else if connecting, let fd = connector.descriptor { body(fd) }
+        // With a turn's worth of bytes waiting to be taken, the socket is left
+        // unread (TCP holds the broker back) and not polled (it would wake the
+        // loop at once, every turn); `nextWake` comes back for the rest.
+        if let socket { if !inputIsFull { body(socket.descriptor.rawValue) } } else if connecting, let fd = connector.descriptor { body(fd) }
     }
+
+    /// Whether more bytes wait to be taken than a turn reads and the largest
+    /// packet together (so that the largest packet can always be read whole).
+    private var inputIsFull: Bool { input.count - inputStart >= readBudget + maximumPacket }
 
     /// The connect in progress (a broker says nothing until it has CONNECT),
     /// or a TLS session waiting for room to write.
@@ -103,7 +119,7 @@ public final class MQTTClient {
     public var nextWake: Double? {
         if socket != nil {
             // Unsent bytes, or messages left in the buffer: soon. Else the keep-alive.
-            if !output.isEmpty || input.count > inputStart || socket?.holdsDecrypted == true { return lastServiced + 0.02 }
+            if !output.isEmpty || input.count > inputStart || skipping > 0 || socket?.holdsDecrypted == true { return lastServiced + 0.02 }
             if handshaking || securing { return handshakeStarted + answerTimeout }
             return min(lastSent + Double(options.connect.keepAliveSeconds) / 2, pingSentAt.map { $0 + answerTimeout } ?? .infinity)
         }
@@ -140,6 +156,7 @@ public final class MQTTClient {
                 connecting = false
                 handshakeStarted = now
                 (input, inputStart, output, pingSentAt) = ([], 0, [], nil)
+                (skipping, saidSkipping) = (0, false)
                 lastHeard = now
                 if let trust = options.tls {
                     do { socket = .tls(try TLSSession(socket: fd, host: options.host, caFile: trust.caFile)) } catch {
@@ -167,13 +184,16 @@ public final class MQTTClient {
                 return fail(now, message)
             }
         }
-        // Read what is there, within the budget.
-        var room = readBudget
+        // Read what is there, within the budget (a larger one while only passing bytes over).
+        var room = inputIsFull ? 0 : skipping > 0 ? skipBudget : readBudget
         while room > 0 {
             let transfer = chunk.withUnsafeMutableBytes { socket.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[..<min(4096, room)])) }
             switch transfer {
             case let .bytes(n):
-                input += chunk[..<n]
+                // Bytes of a message passed over never join the input.
+                let dropped = min(skipping, n)
+                skipping -= dropped
+                if dropped < n { input += chunk[dropped..<n] }
                 room -= n
                 lastHeard = now
                 // A short read emptied the socket; TLS may hold more of a record than it gave.
@@ -187,7 +207,17 @@ public final class MQTTClient {
         var taken = 0
         while taken < messagesPerTurn {
             let decoded: (packet: MQTTPacket, length: Int)?
-            do { decoded = try MQTTPacket.decode(input, from: inputStart, maximumSize: maximumPacket) } catch {
+            do { decoded = try MQTTPacket.decode(input, from: inputStart, maximumSize: maximumPacket) } catch let oversized as MQTTPacket.OversizedMessage {
+                // What of it is here goes now, the rest as it comes.
+                let here = min(oversized.total, input.count - inputStart)
+                inputStart += here
+                skipping = oversized.total - here
+                if !saidSkipping {
+                    saidSkipping = true
+                    events.append(.skipped("mqtt \(options.host):\(options.port): passing over \(oversized) (at most \(maximumPacket))"))
+                }
+                continue
+            } catch {
                 return events + fail(now, "the broker sent \(error)")
             }
             guard let (packet, length) = decoded else { break }

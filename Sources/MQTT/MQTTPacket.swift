@@ -36,6 +36,16 @@ public enum MQTTPacket: Equatable, Sendable {
         init(_ description: String) { self.description = description }
     }
 
+    /// A PUBLISH longer than the client takes: its `total` bytes (header
+    /// and body) can be passed over as they come, and the connection kept
+    /// (one oversized retained message would otherwise lock the client off
+    /// its broker, meeting it again at every reconnect).
+    public struct OversizedMessage: Error, Equatable, CustomStringConvertible {
+        public let total: Int
+        public let bodyLength: Int
+        public var description: String { "a message of \(bodyLength) bytes" }
+    }
+
     // MARK: encoding
 
     public func encoded() -> [UInt8] {
@@ -107,7 +117,8 @@ public enum MQTTPacket: Equatable, Sendable {
 
     /// The first packet in `buffer[start...]` and the bytes it took, or nil
     /// while it is incomplete. Throws for a packet that is malformed, of a
-    /// kind a client never receives, or longer than `maximumSize`.
+    /// kind a client never receives, or longer than `maximumSize`
+    /// (`OversizedMessage` for a PUBLISH, which may be passed over).
     public static func decode(_ buffer: [UInt8], from start: Int = 0, maximumSize: Int) throws -> (packet: MQTTPacket, length: Int)? {
         guard buffer.count - start >= 2 else { return nil }
         var length = 0, multiplier = 1, index = start + 1
@@ -120,7 +131,10 @@ public enum MQTTPacket: Equatable, Sendable {
             multiplier *= 128
             guard multiplier <= 128 * 128 * 128 else { throw Malformed("a remaining length longer than four bytes") }
         }
-        guard length <= maximumSize else { throw Malformed("a packet of \(length) bytes (at most \(maximumSize))") }
+        guard length <= maximumSize else {
+            if buffer[start] >> 4 == 3 { throw OversizedMessage(total: index - start + length, bodyLength: length) }
+            throw Malformed("a packet of \(length) bytes (at most \(maximumSize))")
+        }
         guard buffer.count - index >= length else { return nil }
         let body = buffer[index..<(index + length)]
         let header = buffer[start]

@@ -590,6 +590,92 @@ check("SIGTERM during start-up: a clean exit, not death by signal", codes == [0,
 put(aircraft_json([{"hex": "4ca123", "flight": "EZY81QK", "alt_baro": 3000, "lat": STATION[0] + 4 / 60, "lon": STATION[1], "seen_pos": 1}]))
 
 
+# Hostile MQTT brokers, each a loopback TCP server speaking just enough MQTT:
+# one that never answers CONNECT, one that announces a 200 MB packet, one that
+# floods commands (garbage and JSON) at full speed. Each is one line, and the
+# kiosk draws, answers and keeps its memory meanwhile.
+def mqtt_remaining_length(n):
+    out = bytearray()
+    while True:
+        byte, n = n % 128, n // 128
+        out.append(byte | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def mqtt_publish(topic, payload):
+    body = len(topic).to_bytes(2, "big") + topic.encode() + payload
+    return b"\x30" + mqtt_remaining_length(len(body)) + body
+
+
+CONNACK, SUBACK = b"\x20\x02\x00\x00", b"\x90\x05\x00\x01\x00\x00\x00"
+
+
+def mqtt_silent(conn, stop):
+    try:
+        conn.recv(4096)
+        stop.wait()
+    except OSError:
+        pass
+    conn.close()
+
+
+def mqtt_huge(conn, stop):
+    try:
+        conn.recv(4096)
+        conn.sendall(CONNACK + SUBACK + b"\x30" + mqtt_remaining_length(200_000_000) + b"\x00\x05radar")
+        stop.wait()
+    except OSError:
+        pass
+    conn.close()
+
+
+def mqtt_flood(conn, stop):
+    rng = random.Random(2)
+    try:
+        conn.recv(4096)
+        conn.sendall(CONNACK + SUBACK)
+        conn.settimeout(0.5)
+        # Standby keeps the dial sweeping: a frame every period to measure.
+        while not stop.is_set():
+            batch = b"".join(mqtt_publish("radar-kiosk/command", rng.choice([b'{"cmd":"get"}', b"\xff\xfe not json", b'{"cmd":"set","state":{"mode":"standby"}}',
+                                                                               b'{"cmd":"screen","brightness":' + str(rng.randrange(-5, 100)).encode() + b"}"]))
+                             for _ in range(500))
+            conn.sendall(batch)
+    except OSError:
+        pass
+    conn.close()
+
+
+def against_broker(name, handler, what, line, seconds):
+    """A kiosk whose MQTT broker runs `handler` for each connection: measured for `seconds`, then `line` must be in its log once."""
+    port, stop = serve_tcp(handler)
+
+    def body(k):
+        under_attack(what, k, lambda attack: attack.wait(), seconds)
+        lines = [l for l in k.text().splitlines() if "mqtt 127.0.0.1" in l]
+        check(f"{what}: one line saying '{line}'", sum(line in l for l in lines) == 1 and k.proc.poll() is None, " / ".join(lines)[-400:])
+    with_kiosk(body, name, conf=f"mqtt.broker = 127.0.0.1:{port}\n")
+    stop.set()
+
+
+against_broker("mqtt-silent", mqtt_silent, "an MQTT broker that never answers CONNECT", "no answer to CONNECT in 10 s", 12)
+against_broker("mqtt-huge", mqtt_huge, "an MQTT broker announcing a 200 MB message", "passing over a message of 200000000 bytes", 6)
+
+
+def flooded_broker(k):
+    under_attack("an MQTT broker flooding commands at full speed (garbage, gets, sets, bad brightness)", k, lambda attack: attack.wait(), 8)
+    # It took commands all along (the flood's brightnesses are all under 100, where it started);
+    # what TCP holds back waits in the kernel and the broker, not in the kiosk.
+    brightness = ((k.get()[0] or {}).get("screen") or {}).get("brightness")
+    check("under the MQTT flood the kiosk takes commands as it can", brightness is not None and 1 <= brightness < 100, f"(brightness {brightness})")
+
+
+flood_port, flood_stop = serve_tcp(mqtt_flood)
+with_kiosk(flooded_broker, "mqtt-flood", conf=f"mqtt.broker = 127.0.0.1:{flood_port}\n")
+flood_stop.set()
+
+
 def reload_section(k):
     mode = lambda: (k.get()[0] or {}).get("state", {}).get("mode")
     shown = wait_for(lambda: mode() == "overflight", 10)

@@ -4,8 +4,9 @@ free loopback port with a password file, and its own clients
 (mosquitto_sub, mosquitto_pub). Checks Home Assistant's discovery
 configuration and the retained state, commands and their replies, the
 overflight start and end events, a wrong password, the broker killed and
-started again (the kiosk reconnects and publishes its state anew), and a
-flood of commands that must not move the frame schedule.
+started again (the kiosk reconnects and publishes its state anew), a
+flood of commands that must not move the frame schedule, and retained
+commands (not acted on; a 200 kB one passed over, not a lock-out).
 Usage: mqtt.py PATH/radar-kiosk"""
 import json, os, shutil, signal, socket, subprocess, sys, tempfile, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -198,6 +199,27 @@ try:
     code = k.stop()
     gone = retained(f"{BASE}/status", 1).get(f"{BASE}/status")
     check("SIGTERM: the kiosk exits 0 and says offline", code == 0 and gone == "offline", f"(exit {code}, status {gone})")
+
+    # Retained messages left on the command topics by another client: a command
+    # that would act again at every reconnect, and one 200 kB message that would
+    # lock the kiosk off the broker were it refused with the connection.
+    subprocess.run(["mosquitto_pub", *AUTH, "-r", "-t", f"{BASE}/command", "-m", '{"cmd":"set","state":{"mode":"overflight"}}'], check=True)
+    subprocess.run(["mosquitto_pub", *AUTH, "-r", "-t", f"{BASE}/brightness/set", "-s"], input=b"9" * 200_000, check=True)
+    r = Kiosk("retained", os.path.join(work, "password"))
+    try:
+        connected = wait_for(lambda: "mqtt connected" in r.text(), 15)
+        # 200,028 bytes: the payload, the topic and its length.
+        said = wait_for(lambda: "is ignored: commands act once" in r.text() and "passing over a message of 200028 bytes" in r.text(), 15)
+        still = (r.get()[0] or {}).get("state", {}).get("mode")
+        publish(f"{BASE}/command", '{"cmd":"set","state":{"mode":"overflight"}}')
+        acted = wait_for(lambda: (r.get()[0] or {}).get("state", {}).get("mode") == "overflight", 10)
+        check("retained commands are not acted on, a 200 kB one is passed over, and the next command is taken",
+              connected and said and still == "standby" and acted and r.text().count("mqtt connected") == 1,
+              f"(standby before: {still}, acted {bool(acted)}) " + " / ".join(l.replace("radar-kiosk: ", "") for l in r.text().splitlines() if "mqtt" in l and "broker " not in l))
+    finally:
+        r.stop()
+        for topic in ("command", "brightness/set"):
+            subprocess.run(["mosquitto_pub", *AUTH, "-r", "-n", "-t", f"{BASE}/{topic}"], check=True)
 
     # With a feed: TOPIC/feeds says each source and whether its data is coming in, retained.
     feed_dir = os.path.join(work, "feed-files")

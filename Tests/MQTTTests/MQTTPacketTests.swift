@@ -50,11 +50,22 @@ import Testing
         for cut in 0..<publish.count { #expect(try MQTTPacket.decode(Array(publish.prefix(cut)), maximumSize: 100) == nil) }
     }
 
+    /// A PUBLISH over the limit is told apart from malformed bytes: its
+    /// whole length, header included, so that it can be passed over.
+    @Test func anOversizedMessageCanBePassedOver() {
+        let header: [UInt8] = [0x31, 0x80, 0x80, 0x04]  // PUBLISH, retained, 65,536 bytes
+        #expect(throws: MQTTPacket.OversizedMessage(total: 4 + 65_536, bodyLength: 65_536)) {
+            try MQTTPacket.decode(header, maximumSize: 65_535)
+        }
+        // Any other kind that long is malformed: the connection goes.
+        #expect(throws: MQTTPacket.Malformed.self) { try MQTTPacket.decode([0x90, 0x80, 0x80, 0x04], maximumSize: 65_535) }
+    }
+
     @Test func malformedPacketsAreRefused() {
         // Each refused for its own reason, said in its message.
         let bad: [(String, [UInt8])] = [
             ("longer than four bytes", [0x30, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]),
-            ("at most 100", [0x30, 0x80, 0x01] + [UInt8](repeating: 0, count: 128)),
+            ("at most 100", [0x90, 0x80, 0x01] + [UInt8](repeating: 0, count: 128)),
             ("runs past its end", [0x30, 4, 0, 9, 0x61, 0x62]),
             ("QoS 3", [0x36, 3, 0, 1, 0x61]),
             ("not UTF-8", [0x30, 4, 0, 2, 0xC3, 0x28]),
