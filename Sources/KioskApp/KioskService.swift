@@ -115,9 +115,13 @@ final class KioskService {
         default: client = .nobody
         }
         if let name = response.screenshotPath {
-            // Written off the loop; the reply comes with .screenshotWritten.
+            // Written off the loop; the reply comes with .screenshotWritten. Not
+            // for whoever can publish on the broker: a file a second would fill
+            // the state directory (the socket, its owner's, and SIGUSR1 may).
             response.screenshotPath = nil
-            response.reply = screenshots.request(name, of: loop.tick.frame, for: client, at: time)
+            let overMQTT = if case .mqtt = client { true } else { false }
+            response.reply = overMQTT ? KioskCommand.errorReply("screenshot: not taken over MQTT (the socket or SIGUSR1 take one)")
+                : screenshots.request(name, of: loop.tick.frame, for: client, at: time)
         }
         for line in response.log { Log.line(line) }
         if let answer = response.reply {

@@ -8,7 +8,7 @@ started again (the kiosk reconnects and publishes its state anew), a
 flood of commands that must not move the frame schedule, and retained
 commands (not acted on; a 200 kB one passed over, not a lock-out).
 Usage: mqtt.py PATH/radar-kiosk"""
-import json, os, shutil, signal, socket, subprocess, sys, tempfile, time
+import json, os, shutil, signal, socket, subprocess, sys, tempfile, threading, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from waiting import wait_for  # noqa: E402
 from recording import GET_ANSWER_LIMIT, frame_times, p99  # noqa: E402
@@ -205,7 +205,9 @@ try:
     # lock the kiosk off the broker were it refused with the connection.
     subprocess.run(["mosquitto_pub", *AUTH, "-r", "-t", f"{BASE}/command", "-m", '{"cmd":"set","state":{"mode":"overflight"}}'], check=True)
     subprocess.run(["mosquitto_pub", *AUTH, "-r", "-t", f"{BASE}/brightness/set", "-s"], input=b"9" * 200_000, check=True)
-    r = Kiosk("retained", os.path.join(work, "password"))
+    shots = os.path.join(work, "shots")
+    os.makedirs(shots)
+    r = Kiosk("retained", os.path.join(work, "password"), extra=f"screenshot_dir = {shots}\n")
     try:
         connected = wait_for(lambda: "mqtt connected" in r.text(), 15)
         # 200,028 bytes: the payload, the topic and its length.
@@ -213,6 +215,18 @@ try:
         still = (r.get()[0] or {}).get("state", {}).get("mode")
         publish(f"{BASE}/command", '{"cmd":"set","state":{"mode":"overflight"}}')
         acted = wait_for(lambda: (r.get()[0] or {}).get("state", {}).get("mode") == "overflight", 10)
+        # A screenshot is not taken over MQTT: the reply says so, and no file is written.
+        # Asked again each second until the reply comes (the subscriber may not be subscribed yet).
+        replies = subprocess.Popen(["mosquitto_sub", *AUTH, "-t", f"{BASE}/reply"], stdout=subprocess.PIPE, text=True)
+        heard = []
+        threading.Thread(target=lambda: heard.extend(replies.stdout), daemon=True).start()
+        wait_for(lambda: subprocess.run(["mosquitto_pub", *AUTH, "-t", f"{BASE}/command", "-m", '{"cmd":"screenshot","path":"mqtt.png"}']).returncode == 0
+                 and any("screenshot" in line for line in heard), 10, step=1.0)
+        replies.terminate()
+        answer = next((line.strip() for line in heard if "screenshot" in line), "(no reply)")
+        pictures = os.listdir(shots)
+        check("a screenshot asked for over MQTT is refused, and no file is written",
+              "not taken over MQTT" in answer and not pictures, f"{answer.strip()} {pictures}")
         check("retained commands are not acted on, a 200 kB one is passed over, and the next command is taken",
               connected and said and still == "standby" and acted and r.text().count("mqtt connected") == 1,
               f"(standby before: {still}, acted {bool(acted)}) " + " / ".join(l.replace("radar-kiosk: ", "") for l in r.text().splitlines() if "mqtt" in l and "broker " not in l))
