@@ -55,6 +55,8 @@ public final class MQTTClient {
     public var readBudget = 32 << 10
     /// Messages handed out per loop turn at most; the rest wait in the buffer.
     public var messagesPerTurn = 16
+    /// Packets of any kind taken per loop turn at most.
+    public var packetsPerTurn = 256
     /// The largest packet taken from the broker; a longer PUBLISH is passed over.
     public var maximumPacket = 64 << 10
     /// Bytes read and dropped per loop turn at most while passing over a message.
@@ -203,9 +205,11 @@ public final class MQTTClient {
             case let .failed(reason): return events + fail(now, reason)
             }
         }
-        // Take the packets that are whole, at most `messagesPerTurn` messages.
-        var taken = 0
-        while taken < messagesPerTurn {
+        // Take the packets that are whole, at most `messagesPerTurn` messages
+        // and `packetsPerTurn` packets of any kind (a flood of PINGRESPs too).
+        var taken = 0, packets = 0
+        while taken < messagesPerTurn && packets < packetsPerTurn {
+            packets += 1
             let decoded: (packet: MQTTPacket, length: Int)?
             do { decoded = try MQTTPacket.decode(input, from: inputStart, maximumSize: maximumPacket) } catch let oversized as MQTTPacket.OversizedMessage {
                 // What of it is here goes now, the rest as it comes.

@@ -630,12 +630,41 @@ def mqtt_huge(conn, stop):
     conn.close()
 
 
+def mqtt_garbage_connack(conn, stop):
+    try:
+        conn.recv(4096)
+        conn.sendall(b"\x20\x05\x00\x00\xde\xad\xbe")
+        stop.wait()
+    except OSError:
+        pass
+    conn.close()
+
+
+def mqtt_reset(conn, stop):
+    # Accepted, then reset at once (SO_LINGER 0): an RST for every attempt.
+    conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    conn.close()
+
+
+def mqtt_acknowledgement_flood(conn, stop):
+    try:
+        conn.recv(4096)
+        conn.sendall(CONNACK)
+        # Blocking sends: the kiosk's reading paces the flood (a timeout here
+        # would reset the connection with the kiosk's bytes unread).
+        batch = (b"\xd0\x00" + SUBACK) * 4000
+        while not stop.is_set():
+            conn.sendall(batch)
+    except OSError:
+        pass
+    conn.close()
+
+
 def mqtt_flood(conn, stop):
     rng = random.Random(2)
     try:
         conn.recv(4096)
         conn.sendall(CONNACK + SUBACK)
-        conn.settimeout(0.5)
         # Standby keeps the dial sweeping: a frame every period to measure.
         while not stop.is_set():
             batch = b"".join(mqtt_publish("radar-kiosk/command", rng.choice([b'{"cmd":"get"}', b"\xff\xfe not json", b'{"cmd":"set","state":{"mode":"standby"}}',
@@ -653,7 +682,7 @@ def against_broker(name, handler, what, line, seconds):
 
     def body(k):
         under_attack(what, k, lambda attack: attack.wait(), seconds)
-        lines = [l for l in k.text().splitlines() if "mqtt 127.0.0.1" in l]
+        lines = [l for l in k.text().splitlines() if "mqtt" in l and f"127.0.0.1:{port}" in l and "topics" not in l or "mqtt connected" in l]
         check(f"{what}: one line saying '{line}'", sum(line in l for l in lines) == 1 and k.proc.poll() is None, " / ".join(lines)[-400:])
     with_kiosk(body, name, conf=f"mqtt.broker = 127.0.0.1:{port}\n")
     stop.set()
@@ -661,6 +690,9 @@ def against_broker(name, handler, what, line, seconds):
 
 against_broker("mqtt-silent", mqtt_silent, "an MQTT broker that never answers CONNECT", "no answer to CONNECT in 10 s", 12)
 against_broker("mqtt-huge", mqtt_huge, "an MQTT broker announcing a 200 MB message", "passing over a message of 200000000 bytes", 6)
+against_broker("mqtt-connack", mqtt_garbage_connack, "an MQTT broker answering CONNECT with a garbled CONNACK", "CONNACK of 5 bytes", 6)
+against_broker("mqtt-reset", mqtt_reset, "an MQTT broker resetting every connection", "Connection reset by peer", 8)
+against_broker("mqtt-acks", mqtt_acknowledgement_flood, "an MQTT broker flooding PINGRESP and SUBACK", "mqtt connected", 6)
 
 
 def flooded_broker(k):

@@ -82,3 +82,13 @@ import Testing
         }
     }
 }
+
+/// Each refusal a broker may answer CONNECT with is said as what it means.
+@Suite struct MQTTRefusalTests {
+    @Test func everyReturnCodeIsNamed() {
+        let said = (1...6).map { MQTTClient.refusal(UInt8($0)) }
+        #expect(said == ["the broker refused the connection: protocol 3.1.1 not accepted", "the broker refused the client id",
+                         "the broker is unavailable", "the broker refused the user name or password",
+                         "the broker refused the connection: not authorised", "the broker refused the connection (code 6)"])
+    }
+}
