@@ -26,7 +26,7 @@ final class HomeAssistantLink: EventSource {
     /// The command topics whose retained message was ignored and said so.
     private var retainedIgnored: Set<String> = []
 
-    init(broker: NetworkAddress, tls: MQTTClient.TLSTrust?, base: String, clientID: String, username: String?, password: String?,
+    init(broker: NetworkAddress, tls: MQTTClient.TLSOptions?, base: String, clientID: String, username: String?, password: String?,
          discoveryPrefix: String?) {
         self.base = base
         self.discoveryPrefix = discoveryPrefix

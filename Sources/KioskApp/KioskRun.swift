@@ -122,10 +122,10 @@ public enum KioskRun {
         loop.add(screen)
         if let night = config.night { Log.line("radar-kiosk: night from \(night.from) until \(night.until): screen \(config.screen.nightAction == .dim ? "dimmed" : "off")") }
         if config.screen.overheadOnly { Log.line("radar-kiosk: the screen is on only while an aircraft is shown (and \(Int(config.screen.lingerSeconds)) s after)") }
-        if let broker = config.mqttBroker {
+        if let broker = config.mqttAddress {
             do {
                 let password = try config.mqttPasswordFile.map { try FileContents.text($0, limit: 4096).textLines.first.map { $0.trimmed(" \t\r") } ?? "" }
-                let link = HomeAssistantLink(broker: broker, tls: config.mqttTLS ? .init(caFile: config.mqttCAFile) : nil, base: config.mqttTopic,
+                let link = HomeAssistantLink(broker: broker, tls: config.mqttTLS ? .init(caFile: config.mqttCAFile, certificateFile: config.mqttCertificateFile, keyFile: config.mqttKeyFile) : nil, base: config.mqttTopic,
                                              clientID: config.mqttClientID, username: config.mqttUsername,
                                              password: password, discoveryPrefix: config.mqttDiscovery ? config.mqttDiscoveryPrefix : nil)
                 service.mqtt = link

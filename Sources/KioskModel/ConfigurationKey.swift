@@ -171,13 +171,23 @@ public struct ConfigurationKey: Sendable {
             do {
                 let (host, port) = try FeedSpec.authority(authority, defaultPort: secure ? 8883 : 1883, in: $1)
                 $0.mqttBroker = NetworkAddress(host: host, port: port)
-                $0.mqttTLS = secure
+                $0.mqttPortGiven = authority.contains("]:") || (!authority.hasPrefix("[") && authority.contains(":"))
+                if secure { $0.mqttTLS = true }
             } catch {
                 throw ConfigurationError("mqtt.broker: \(error)")
             }
         },
-        .init("mqtt.ca_file", "FILE", "the system's CAs", "certificate authorities (PEM) trusted for an mqtts:// broker instead of the system's") {
+        .init("mqtt.tls", "yes|no", "no", "reach the broker over TLS, on port 8883 unless mqtt.broker gives one (as mqtts:// does)") {
+            $0.mqttTLS = try yesNo($1, "mqtt.tls") || $0.mqttTLS
+        },
+        .init("mqtt.ca_file", "FILE", "the system's CAs", "certificate authorities (PEM) trusted for a TLS broker instead of the system's") {
             $0.mqttCAFile = try nonEmpty($1, "mqtt.ca_file")
+        },
+        .init("mqtt.cert_file", "FILE", "none", "the kiosk's own certificate (PEM) for a TLS broker that asks for one") {
+            $0.mqttCertificateFile = try nonEmpty($1, "mqtt.cert_file")
+        },
+        .init("mqtt.key_file", "FILE", "in the certificate's file", "the key of mqtt.cert_file (PEM, unencrypted; keep it mode 0640)") {
+            $0.mqttKeyFile = try nonEmpty($1, "mqtt.key_file")
         },
         .init("mqtt.topic", "TOPIC", "radar-kiosk", "the kiosk's topics begin with this") {
             $0.mqttTopic = try topic($1, "mqtt.topic")

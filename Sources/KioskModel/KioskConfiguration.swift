@@ -154,9 +154,17 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var backlight = BacklightChoice.auto
     public var showsTraffic = true
     public var mqttBroker: NetworkAddress?
-    /// The broker is reached over TLS (mqtts://).
+    /// The broker is reached over TLS (mqtts://, or mqtt.tls = yes).
     public var mqttTLS = false
+    /// Whether mqtt.broker named a port (else 1883, or 8883 with TLS).
+    public var mqttPortGiven = false
     public var mqttCAFile: String?
+    public var mqttCertificateFile: String?
+    public var mqttKeyFile: String?
+    /// The broker as the client reaches it: TLS's port 8883 unless one was given.
+    public var mqttAddress: NetworkAddress? {
+        mqttBroker.map { NetworkAddress(host: $0.host, port: mqttTLS && !mqttPortGiven ? 8883 : $0.port) }
+    }
     public var mqttTopic = "radar-kiosk"
     public var mqttClientID = "radar-kiosk"
     public var mqttUsername: String?

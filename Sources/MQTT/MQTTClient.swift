@@ -21,10 +21,10 @@ public final class MQTTClient {
         public var connect: MQTTPacket.Connect
         /// Topics to subscribe to on each connection.
         public var subscriptions: [String]
-        /// TLS to the broker, trusting this file's authorities (nil: the
-        /// system's); nil for plain TCP.
-        public var tls: TLSTrust?
-        public init(host: String, port: UInt16 = 1883, connect: MQTTPacket.Connect, subscriptions: [String] = [], tls: TLSTrust? = nil) {
+        /// TLS to the broker (whom it trusts, and the client's own
+        /// certificate if the broker asks for one); nil for plain TCP.
+        public var tls: TLSOptions?
+        public init(host: String, port: UInt16 = 1883, connect: MQTTPacket.Connect, subscriptions: [String] = [], tls: TLSOptions? = nil) {
             self.host = host
             self.port = port
             self.connect = connect
@@ -33,10 +33,18 @@ public final class MQTTClient {
         }
     }
 
-    /// Whom a TLS connection trusts: a file of authorities, or the system's.
-    public struct TLSTrust: Equatable, Sendable {
+    /// A TLS connection's settings: the authorities it trusts (a file, or
+    /// the system's), and the client's certificate and key (PEM) for a
+    /// broker that asks for one.
+    public struct TLSOptions: Equatable, Sendable {
         public var caFile: String?
-        public init(caFile: String? = nil) { self.caFile = caFile }
+        public var certificateFile: String?
+        public var keyFile: String?
+        public init(caFile: String? = nil, certificateFile: String? = nil, keyFile: String? = nil) {
+            self.caFile = caFile
+            self.certificateFile = certificateFile
+            self.keyFile = keyFile
+        }
     }
 
     /// What happened, for the owner to act on.
@@ -160,8 +168,11 @@ public final class MQTTClient {
                 (input, inputStart, output, pingSentAt) = ([], 0, [], nil)
                 (skipping, saidSkipping) = (0, false)
                 lastHeard = now
-                if let trust = options.tls {
-                    do { socket = .tls(try TLSSession(socket: fd, host: options.host, caFile: trust.caFile)) } catch {
+                if let tls = options.tls {
+                    do {
+                        socket = .tls(try TLSSession(socket: fd, host: options.host, caFile: tls.caFile,
+                                                     certificateFile: tls.certificateFile, keyFile: tls.keyFile))
+                    } catch {
                         return fail(now, "\(error)")
                     }
                     securing = true

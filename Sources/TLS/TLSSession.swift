@@ -39,8 +39,9 @@ public final class TLSSession {
 
     /// A session for `socket`, to `host` (checked against the certificate,
     /// and sent as SNI unless it is an address), trusting `caFile`'s
-    /// authorities or else the system's.
-    public init(socket: FileDescriptor, host: String, caFile: String? = nil) throws {
+    /// authorities or else the system's; with `certificateFile` and
+    /// `keyFile`, it shows that certificate to a server that asks.
+    public init(socket: FileDescriptor, host: String, caFile: String? = nil, certificateFile: String? = nil, keyFile: String? = nil) throws {
         guard let context = SSL_CTX_new(TLS_client_method()) else { throw TLSError("cannot make a TLS context: \(Self.lastError())") }
         _ = radar_ssl_ctx_set_min_tls12(context)
         SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
@@ -48,6 +49,15 @@ public final class TLSSession {
         guard loaded == 1 else {
             SSL_CTX_free(context)
             throw TLSError(caFile.map { "cannot read the certificate authorities in \($0)" } ?? "cannot read the system's certificate authorities")
+        }
+        if let certificateFile {
+            guard SSL_CTX_use_certificate_chain_file(context, certificateFile) == 1,
+                  SSL_CTX_use_PrivateKey_file(context, keyFile ?? certificateFile, SSL_FILETYPE_PEM) == 1,
+                  SSL_CTX_check_private_key(context) == 1 else {
+                let reason = Self.lastError()
+                SSL_CTX_free(context)
+                throw TLSError("cannot use the client certificate \(certificateFile)\(keyFile.map { " with \($0)" } ?? ""): \(reason)")
+            }
         }
         guard let ssl = SSL_new(context) else {
             SSL_CTX_free(context)

@@ -28,10 +28,14 @@ def check(name, ok, detail=""):
 make_ca(work, "ca")
 make_ca(work, "other-ca")
 make_certificate(work, "broker", "ca", ["localhost"], 2)
-PORT = free_port()
+make_certificate(work, "client", "ca", ["radar-kiosk"], 2)
+PORT, CERT_PORT = free_port(), free_port()
+# Two listeners: one that takes any client over TLS, one that asks for a client certificate.
 open(os.path.join(work, "mosquitto.conf"), "w").write(
-    f"listener {PORT} 127.0.0.1\nallow_anonymous true\npersistence false\n"
-    f"cafile {work}/ca.pem\ncertfile {work}/broker.pem\nkeyfile {work}/broker.key\n")
+    f"allow_anonymous true\npersistence false\n"
+    f"listener {PORT} 127.0.0.1\ncafile {work}/ca.pem\ncertfile {work}/broker.pem\nkeyfile {work}/broker.key\n"
+    f"listener {CERT_PORT} 127.0.0.1\ncafile {work}/ca.pem\ncertfile {work}/broker.pem\nkeyfile {work}/broker.key\n"
+    f"require_certificate true\n")
 TLS = ["-h", "localhost", "-p", str(PORT), "--cafile", os.path.join(work, "ca.pem")]
 
 
@@ -57,13 +61,13 @@ def retained(topic, expect, timeout=3):
 
 
 class Kiosk:
-    def __init__(self, name, broker, ca):
+    def __init__(self, name, broker, ca, extra=""):
         self.dir = os.path.join(work, name)
         os.makedirs(self.dir)
         self.sock = os.path.join(self.dir, "k.sock")
         conf = os.path.join(self.dir, "k.conf")
         open(conf, "w").write(f"display = headless\nsize = 160x96\nrefresh = 30\nkeyboard = none\nsocket = {self.sock}\n"
-                              f"mqtt.broker = {broker}\nmqtt.ca_file = {ca}\n")
+                              f"mqtt.broker = {broker}\nmqtt.ca_file = {ca}\n{extra}")
         self.log = open(os.path.join(self.dir, "log"), "w+")
         self.proc = subprocess.Popen([kiosk, "run", "--config", conf], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.log)
         if not wait_for(lambda: "first frame on" in self.text(), 20):
@@ -115,6 +119,28 @@ try:
     lines = by_address.lines("mqtt 127.0.0.1")
     check("a name the certificate does not carry: refused in one line", bool(said) and len(lines) == 1
           and "mqtt connected" not in by_address.text() and by_address.proc.poll() is None, " / ".join(lines))
+
+    # A broker that asks for a client certificate: with the kiosk's (mqtt.tls on a
+    # bare host and port, mqtt.cert_file, mqtt.key_file) it connects; without, one line.
+    ca = os.path.join(work, "ca.pem")
+    certified = Kiosk("client-certificate", f"localhost:{CERT_PORT}", ca,
+                      f"mqtt.tls = yes\nmqtt.cert_file = {work}/client.pem\nmqtt.key_file = {work}/client.key\nmqtt.client_id = certified\n")
+    kiosks.append(certified)
+    connected = wait_for(lambda: "mqtt connected" in certified.text(), 15)
+    check("a broker asking for a client certificate: the kiosk's is taken", connected, " / ".join(certified.lines("mqtt")))
+    uncertified = Kiosk("no-client-certificate", f"mqtts://localhost:{CERT_PORT}", ca, "mqtt.client_id = uncertified\n")
+    kiosks.append(uncertified)
+    before = attempts()
+    said = wait_for(lambda: uncertified.lines("mqtt localhost") and attempts() >= before + 3, 15)
+    lines = uncertified.lines("mqtt localhost")
+    check("without a client certificate: refused in one line, however often it retries",
+          bool(said) and len(lines) == 1 and "mqtt connected" not in uncertified.text() and uncertified.proc.poll() is None, " / ".join(lines))
+    unreadable = Kiosk("bad-client-certificate", f"mqtts://localhost:{CERT_PORT}", ca,
+                       f"mqtt.cert_file = {work}/client.pem\nmqtt.key_file = {work}/broker.key\nmqtt.client_id = mismatched\n")
+    kiosks.append(unreadable)
+    said = wait_for(lambda: unreadable.lines("cannot use the client certificate"), 15)
+    check("a key that is not the certificate's: one line naming the files", bool(said) and len(unreadable.lines("mqtt localhost")) == 1,
+          " / ".join(unreadable.lines("mqtt localhost")))
 finally:
     for k in kiosks:
         stop(k.proc)

@@ -46,6 +46,9 @@ import Input
     traffic = no
     mqtt.broker = [::1]:1884
     mqtt.ca_file = /etc/radar-kiosk/broker-ca.pem
+    mqtt.tls = yes
+    mqtt.cert_file = /etc/radar-kiosk/kiosk.pem
+    mqtt.key_file = /etc/radar-kiosk/kiosk.key
     mqtt.topic = home/radar
     mqtt.client_id = radar-hall
     mqtt.username = kiosk
@@ -104,7 +107,10 @@ import Input
                 && c.mqttUsername == "kiosk" && c.mqttPasswordFile == "/etc/radar-kiosk/mqtt-password" && !c.mqttDiscovery
                 && c.mqttDiscoveryPrefix == "ha")
         #expect(c.facing == 225 && c.stationElevationFeet == 80)
-        #expect(!c.mqttTLS && c.mqttCAFile == "/etc/radar-kiosk/broker-ca.pem")
+        #expect(c.mqttTLS && c.mqttCAFile == "/etc/radar-kiosk/broker-ca.pem" && c.mqttCertificateFile == "/etc/radar-kiosk/kiosk.pem"
+                && c.mqttKeyFile == "/etc/radar-kiosk/kiosk.key")
+        // The port was given, so TLS keeps it.
+        #expect(c.mqttAddress == NetworkAddress(host: "::1", port: 1884))
         let s = c.selectorSettings(station: c.station!)
         #expect(s.radiusNM == 2.5 && s.exitRadiusNM == 3 && s.ignore.contains("baw283") && s.cycleSeconds == 12)
         // Every documented key appears in the test file.
@@ -117,8 +123,11 @@ import Input
                                         ("mqtt://broker.lan", "broker.lan", 1883, false), ("broker.lan:1884", "broker.lan", 1884, false)] {
             let (c, problems) = KioskConfiguration.parse("mqtt.broker = \(text)\n", name: "k.conf")
             #expect(problems.isEmpty, "\(text): \(problems)")
-            #expect(c.mqttBroker == NetworkAddress(host: host, port: UInt16(port)) && c.mqttTLS == tls, "\(text)")
+            #expect(c.mqttAddress == NetworkAddress(host: host, port: UInt16(port)) && c.mqttTLS == tls, "\(text)")
         }
+        // mqtt.tls = yes on a bare host: TLS's port.
+        let (bare, _) = KioskConfiguration.parse("mqtt.broker = broker.lan\nmqtt.tls = yes\n", name: "k.conf")
+        #expect(bare.mqttTLS && bare.mqttAddress == NetworkAddress(host: "broker.lan", port: 8883))
         let (_, bad) = KioskConfiguration.parse("mqtt.broker = mqtts://\n", name: "k.conf")
         #expect(bad.count == 1 && bad[0].contains("mqtt.broker"), "\(bad)")
     }
@@ -129,7 +138,8 @@ import Input
         // The documented defaults, pinned here rather than compared with the type's own.
         #expect(c.display == .auto && c.output == nil && c.size == nil && c.refresh == nil && c.rotation == .upright)
         #expect(c.pixelFormat == .xrgb8888 && c.fonts == nil && c.socket == nil && c.feed == nil && c.feedCAFile == nil && c.station == nil)
-        #expect(c.facing == nil && c.stationElevationFeet == 0 && !c.mqttTLS && c.mqttCAFile == nil)
+        #expect(c.facing == nil && c.stationElevationFeet == 0 && !c.mqttTLS && c.mqttCAFile == nil
+                && c.mqttCertificateFile == nil && c.mqttKeyFile == nil)
         #expect(c.radiusNM == 3 && c.exitRadiusNM == nil && c.ceilingFeet == 10_000 && c.maximumPositionAge == 15)
         #expect(!c.includeGround && c.holdSeconds == 8 && c.ignore.isEmpty && c.routes == nil && c.standingData == .auto)
         #expect(c.units == DisplayUnits(altitude: .feet, speed: .knots, distance: .nauticalMiles, flightLevelsAbove: nil))
@@ -145,7 +155,7 @@ import Input
         #expect(c.mqttBroker == nil && c.mqttTopic == "radar-kiosk" && c.mqttClientID == "radar-kiosk" && c.mqttUsername == nil
                 && c.mqttDiscovery && c.mqttDiscoveryPrefix == "homeassistant")
         // And the help text says the same for every key whose default is a value.
-        for key in ConfigurationKey.all where !["none", "first connected", "preferred mode", "the screen's mode", "the system's CAs", "install prefix", "radius + 0.5"].contains(key.defaultValue) {
+        for key in ConfigurationKey.all where !["none", "first connected", "preferred mode", "the screen's mode", "the system's CAs", "install prefix", "radius + 0.5", "in the certificate's file"].contains(key.defaultValue) {
             var explicit = KioskConfiguration()
             #expect(throws: Never.self) { try explicit.set(key.name, to: key.defaultValue) }
             #expect(explicit.forgettingGivenValues() == c, "\(key.name) = \(key.defaultValue) is not the default")
