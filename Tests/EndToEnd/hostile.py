@@ -611,33 +611,22 @@ def mqtt_publish(topic, payload):
 CONNACK, SUBACK = b"\x20\x02\x00\x00", b"\x90\x05\x00\x01\x00\x00\x00"
 
 
-def mqtt_silent(conn, stop):
-    try:
-        conn.recv(4096)
-        stop.wait()
-    except OSError:
-        pass
-    conn.close()
+def mqtt_answering(answer):
+    """A broker that reads CONNECT, sends `answer` (nothing, for one that never answers) and holds the connection."""
+    def handler(conn, stop):
+        try:
+            conn.recv(4096)
+            conn.sendall(answer)
+            stop.wait()
+        except OSError:
+            pass
+        conn.close()
+    return handler
 
 
-def mqtt_huge(conn, stop):
-    try:
-        conn.recv(4096)
-        conn.sendall(CONNACK + SUBACK + b"\x30" + mqtt_remaining_length(200_000_000) + b"\x00\x05radar")
-        stop.wait()
-    except OSError:
-        pass
-    conn.close()
-
-
-def mqtt_garbage_connack(conn, stop):
-    try:
-        conn.recv(4096)
-        conn.sendall(b"\x20\x05\x00\x00\xde\xad\xbe")
-        stop.wait()
-    except OSError:
-        pass
-    conn.close()
+mqtt_silent = mqtt_answering(b"")
+mqtt_huge = mqtt_answering(CONNACK + SUBACK + b"\x30" + mqtt_remaining_length(200_000_000) + b"\x00\x05radar")
+mqtt_garbage_connack = mqtt_answering(b"\x20\x05\x00\x00\xde\xad\xbe")
 
 
 def mqtt_reset(conn, stop):

@@ -11,6 +11,7 @@ from waiting import wait_for  # noqa: E402
 from control import command, stop  # noqa: E402
 from loopback import free_port  # noqa: E402
 from testca import make_ca, make_certificate  # noqa: E402
+from broker import start_mosquitto, retained as broker_retained  # noqa: E402
 
 kiosk = sys.argv[1]
 work = tempfile.mkdtemp(prefix="rk-mqtt-tls-")
@@ -40,24 +41,11 @@ TLS = ["-h", "localhost", "-p", str(PORT), "--cafile", os.path.join(work, "ca.pe
 
 
 def start_broker():
-    log = open(os.path.join(work, "broker.log"), "a")
-    proc = subprocess.Popen(["mosquitto", "-c", os.path.join(work, "mosquitto.conf")], stdout=log, stderr=log)
-
-    def accepting():
-        try:
-            socket.create_connection(("127.0.0.1", PORT), 0.2).close()
-            return True
-        except OSError:
-            return False
-    if not wait_for(accepting, 10):
-        raise RuntimeError("mosquitto did not start: " + open(log.name).read())
-    return proc
+    return start_mosquitto(os.path.join(work, "mosquitto.conf"), PORT, os.path.join(work, "broker.log"))
 
 
 def retained(topic, expect, timeout=3):
-    out = subprocess.run(["mosquitto_sub", *TLS, "-t", topic, "-v", "-C", str(expect), "-W", str(timeout), "--retained-only"],
-                         capture_output=True, text=True).stdout
-    return dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
+    return broker_retained(TLS, topic, expect, timeout)
 
 
 class Kiosk:

@@ -1,0 +1,31 @@
+"""Debian's mosquitto for the tests: started on a configuration the test
+writes, waited for until it accepts, and asked for retained messages with
+its own client."""
+import os
+import socket
+import subprocess
+
+from waiting import wait_for
+
+
+def start_mosquitto(conf, port, log_path):
+    """mosquitto on `conf`, accepting on 127.0.0.1:`port`; its output appended to `log_path`."""
+    log = open(log_path, "a")
+    proc = subprocess.Popen(["mosquitto", "-c", conf], stdout=log, stderr=log)
+
+    def accepting():
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            return True
+        except OSError:
+            return False
+    if not wait_for(accepting, 10):
+        raise RuntimeError("mosquitto did not start: " + open(log_path).read())
+    return proc
+
+
+def retained(client_args, topic, expect, timeout=3):
+    """What a new subscriber gets at once: the retained messages (topic -> payload)."""
+    out = subprocess.run(["mosquitto_sub", *client_args, "-t", topic, "-v", "-C", str(expect), "-W", str(timeout), "--retained-only"],
+                         capture_output=True, text=True).stdout
+    return dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
