@@ -23,6 +23,8 @@ final class HomeAssistantLink: EventSource {
     /// The aircraft whose start was announced.
     private var announced: String?
     private var droppedReported = 0
+    /// When a status faked by another client was last put right (at most every 10 s).
+    private var statusRestored = -Double.infinity
     /// The command topics whose retained message was ignored and said so.
     private var retainedIgnored: Set<String> = []
 
@@ -34,7 +36,7 @@ final class HomeAssistantLink: EventSource {
         let will = MQTTMessage(topic: base + "/status", text: "offline", retain: true)
         client = MQTTClient(.init(host: broker.host, port: broker.port,
                                   connect: .init(clientID: clientID, username: username, password: password, will: will, keepAliveSeconds: 30),
-                                  subscriptions: [base + "/command", base + "/screen/set", base + "/brightness/set"], tls: tls))
+                                  subscriptions: [base + "/command", base + "/screen/set", base + "/brightness/set", base + "/status"], tls: tls))
     }
 
     func forEachDescriptor(_ body: (Int32) -> Void) { client.forEachDescriptor(body) }
@@ -56,6 +58,15 @@ final class HomeAssistantLink: EventSource {
                 Log.line("radar-kiosk: \(ExternalText.oneLine(line, maximumBytes: 200)); retrying")
             case let .skipped(line):
                 Log.line("radar-kiosk: \(ExternalText.oneLine(line, maximumBytes: 200))")
+            case let .message(message) where message.topic == base + "/status":
+                // Our availability is ours to say: another client's "offline" is put
+                // right. What the broker kept from before (retained, at subscribing)
+                // is already answered by the "online" sent on connecting.
+                if !message.retain, message.payload != Array("online".utf8), now - statusRestored >= 10 {
+                    statusRestored = now
+                    Log.line("radar-kiosk: mqtt: \(base)/status was set to \(ExternalText.oneLine(String(decoding: message.payload.prefix(40), as: UTF8.self), maximumBytes: 40)) by another client; saying online again")
+                    client.publish(MQTTMessage(topic: base + "/status", text: "online", retain: true))
+                }
             case let .message(message):
                 // A command acts once, when it is sent: a retained one would act
                 // again at every reconnect (and at every restart).

@@ -215,6 +215,12 @@ try:
         pictures = os.listdir(shots)
         check("a screenshot asked for over MQTT is refused, and no file is written",
               "not taken over MQTT" in answer and not pictures, f"{answer.strip()} {pictures}")
+        # Another client says the kiosk is offline (retained): the kiosk puts it right.
+        subprocess.run(["mosquitto_pub", *AUTH, "-r", "-t", f"{BASE}/status", "-m", "offline"], check=True)
+        restored = wait_for(lambda: retained(f"{BASE}/status", 1).get(f"{BASE}/status") == "online", 10)
+        check("a status of offline faked by another client is put right at once, in one line",
+              restored and r.text().count("by another client; saying online again") == 1,
+              next((l for l in r.text().splitlines() if "another client" in l), "(nothing said)"))
         check("retained commands are not acted on, a 200 kB one is passed over, and the next command is taken",
               connected and said and still == "standby" and acted and r.text().count("mqtt connected") == 1,
               f"(standby before: {still}, acted {bool(acted)}) " + " / ".join(l.replace("radar-kiosk: ", "") for l in r.text().splitlines() if "mqtt" in l and "broker " not in l))
