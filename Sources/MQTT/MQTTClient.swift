@@ -97,6 +97,10 @@ public final class MQTTClient {
     /// Whether this connection has said it passes a message over.
     private var saidSkipping = false
     private var lastServiced = 0.0
+    /// When the broker last accepted the connection.
+    private var connectedAt = 0.0
+    /// A connection that lasted this long resets the backoff when it ends.
+    static let lastingConnection = 60.0
     /// Messages dropped because the queue was full, since the last report.
     public private(set) var dropped = 0
 
@@ -242,7 +246,7 @@ public final class MQTTClient {
                 guard code == 0 else { return events + fail(now, Self.refusal(code)) }
                 handshaking = false
                 connected = true
-                retry.succeeded()
+                connectedAt = now
                 failures.clear()
                 if !options.subscriptions.isEmpty { _ = send(.subscribe(packetID: 1, topics: options.subscriptions)) }
                 events.append(.connected)
@@ -289,6 +293,11 @@ public final class MQTTClient {
     }
 
     private func fail(_ now: Double, _ message: String) -> [Event] {
+        // A connection that lasted is a success: the backoff starts over. One
+        // that ends within a minute (another client taking our client id, a
+        // broker that drops us at once) keeps doubling it, so two clients
+        // with one id do not throw each other off every second for ever.
+        if connected && now - connectedAt >= Self.lastingConnection { retry.succeeded() }
         socket = nil
         connecting = false
         securing = false

@@ -224,6 +224,44 @@ try:
         check("retained commands are not acted on, a 200 kB one is passed over, and the next command is taken",
               connected and said and still == "standby" and acted and r.text().count("mqtt connected") == 1,
               f"(standby before: {still}, acted {bool(acted)}) " + " / ".join(l.replace("radar-kiosk: ", "") for l in r.text().splitlines() if "mqtt" in l and "broker " not in l))
+        # Another client takes the kiosk's client id, again each time the kiosk takes
+        # it back: the broker throws one off for the other. The kiosk's backoff keeps
+        # doubling (a connection that lasts under a minute is no success), so the two
+        # do not fight every second.
+        def field(text):
+            return len(text).to_bytes(2, "big") + text.encode()
+
+        def connect_packet(client_id):
+            body = field("MQTT") + bytes([4, 0xC2]) + (60).to_bytes(2, "big") + field(client_id) + field(USER) + field(PASSWORD)
+            return bytes([0x10, len(body)]) + body
+        thief_stop, thefts = threading.Event(), []
+
+        def thief():
+            while not thief_stop.is_set():
+                try:
+                    s = socket.create_connection(("127.0.0.1", PORT), 2)
+                    s.sendall(connect_packet(BASE))
+                    thefts.append(time.time())
+                    s.settimeout(0.5)
+                    while not thief_stop.is_set():
+                        try:
+                            if not s.recv(4096):
+                                break
+                        except socket.timeout:
+                            continue
+                    s.close()
+                except OSError:
+                    time.sleep(0.1)
+        connects_before = r.text().count("mqtt connected")
+        threading.Thread(target=thief, daemon=True).start()
+        started = time.time()
+        wait_for(lambda: time.time() - started >= 20 or r.proc.poll() is not None, 30, step=1.0)
+        thief_stop.set()
+        connects = r.text().count("mqtt connected") - connects_before
+        check("a client taking the kiosk's client id: they do not throw each other off every second (backoff doubling)",
+              r.proc.poll() is None and 1 <= connects <= 6 and len(thefts) >= 2, f"({connects} kiosk connections and {len(thefts)} thefts in 20 s)")
+        back = wait_for(lambda: r.text().count("mqtt connected") > connects_before + connects, 70)
+        check("the thief gone, the kiosk connects again", back, r.text().strip().splitlines()[-1])
     finally:
         r.stop()
         for topic in ("command", "brightness/set"):
