@@ -66,7 +66,7 @@ public final class TLSSession {
         self.context = context
         self.ssl = ssl
         self.socket = socket
-        _ = radar_ssl_set_release_buffers(ssl)
+        _ = radar_ssl_set_modes(ssl)
         SSL_set_fd(ssl, socket.rawValue)
         // The name the certificate must carry: a host name, or an address literal.
         let param = SSL_get0_param(ssl)
