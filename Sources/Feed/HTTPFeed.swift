@@ -46,8 +46,12 @@ public final class HTTPFeed: FeedSource {
     public static let userAgent = "radar-kiosk/\(RadarKioskVersion.string) (overhead aircraft display)"
 
     /// How long a clock that is not set is waited on between looks (it is set
-    /// by NTP at any moment; a look costs one clock_gettime).
+    /// by NTP at any moment; a look costs one clock_gettime). The setting
+    /// itself wakes the feed at once (`clockChanges`); the look is for a
+    /// kernel without timerfd's cancel-on-set.
     static let clockCheckInterval = 1.0
+    /// While the feed waits for the clock: readable the moment it is set.
+    private var clockChanges: WallClockChanges?
 
     /// A feed from `url` (http:// or https://), called `name` in the log;
     /// `caFile` is trusted instead of the system's certificate authorities.
@@ -60,7 +64,7 @@ public final class HTTPFeed: FeedSource {
 
     public func forEachDescriptor(_ body: (Int32) -> Void) {
         switch stage {
-        case .idle: break
+        case .idle: if let clockChanges { body(clockChanges.descriptor.rawValue) }
         case .fetching: transfer.forEachDescriptor(body)
         case .parsing: body(parsing.descriptor)
         }
@@ -82,12 +86,16 @@ public final class HTTPFeed: FeedSource {
     public func service(now: Double) -> [FeedEvent] {
         switch stage {
         case .idle:
+            // The clock was just set: look again now, not at the next second.
+            if let clockChanges, clockChanges.consume() { retry.due = now }
             guard retry.isDue(at: now) else { return [] }
             if isSecure && !HTTPAnswerPolicy.clockIsSet(wallClock()) {
+                if clockChanges == nil { clockChanges = WallClockChanges() }
                 retry.due = now + Self.clockCheckInterval
                 let message = "\(name): clock not set; waiting for time sync before HTTPS"
                 return failures.isNew(message) ? [.failed(message)] : []
             }
+            clockChanges = nil
             startedAt = now
             stage = .fetching
             transfer.start(at: now)
