@@ -251,7 +251,7 @@ try:
                             continue
                     s.close()
                 except OSError:
-                    time.sleep(0.1)
+                    thief_stop.wait(0.1)
         connects_before = r.text().count("mqtt connected")
         threading.Thread(target=thief, daemon=True).start()
         started = time.time()
