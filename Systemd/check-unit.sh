@@ -8,11 +8,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 kiosk=$1
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
-# A root with the binary where the unit expects it, and the system's own units and kill.
+# A root with the binary where the unit expects it, and the system's own units and shell.
 mkdir -p "$root/usr/local/bin" "$root/etc/systemd/system" "$root/lib/systemd" "$root/bin" "$root/usr/lib"
 cp "$kiosk" "$root/usr/local/bin/radar-kiosk"
 cp -a /lib/systemd/system "$root/lib/systemd/"
-cp /bin/kill "$root/bin/kill"
+cp /bin/sh "$root/bin/sh"
 cp "$here/radar-kiosk.service" "$root/etc/systemd/system/"
 out=$(systemd-analyze verify --root="$root" /etc/systemd/system/radar-kiosk.service 2>&1 || true)
 if [ -n "$out" ]; then
@@ -21,6 +21,17 @@ if [ -n "$out" ]; then
     exit 1
 fi
 echo "ok: systemd-analyze verify is clean"
+# The getty@tty1 drop-in verifies clean, and its condition names the path
+# `systemctl enable radar-kiosk` creates (the unit's WantedBy).
+mkdir -p "$root/etc/systemd/system/getty@tty1.service.d"
+cp "$here/getty-tty1.conf" "$root/etc/systemd/system/getty@tty1.service.d/radar-kiosk.conf"
+out=$(systemd-analyze verify --root="$root" getty@tty1.service 2>&1 || true)
+wanted=$(sed -n 's/^WantedBy=//p' "$here/radar-kiosk.service")
+if [ -n "$out" ] || ! grep -qx "ConditionPathExists=!/etc/systemd/system/$wanted.wants/radar-kiosk.service" "$here/getty-tty1.conf"; then
+    echo "FAIL: the getty@tty1 drop-in: ${out:-its condition does not name /etc/systemd/system/$wanted.wants/radar-kiosk.service}" >&2
+    exit 1
+fi
+echo "ok: the getty@tty1 drop-in verifies clean and follows the unit's enablement"
 # The shipped drop-ins (Systemd/lan.conf, Systemd/internet.conf) verify clean on top, each alone.
 mkdir -p "$root/etc/systemd/system/radar-kiosk.service.d"
 for dropin in lan internet; do

@@ -78,7 +78,7 @@ check "an upgrade keeps the edited configuration" "tail -n 1 '$root/etc/radar-ki
 in_root "dpkg -L radar-kiosk" > "$root/pkg/files"
 mkdir -p "$root/var/lib/radar-kiosk" && echo '{}' > "$root/var/lib/radar-kiosk/overflights.jsonl"
 in_root "DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq radar-kiosk" >/dev/null 2>&1
-check "remove takes the binary and the unit" "[ ! -e '$root/usr/bin/radar-kiosk' ] && [ ! -e '$root/lib/systemd/system/radar-kiosk.service' ]"
+check "remove takes the binary and the unit" "[ ! -e '$root/usr/bin/radar-kiosk' ] && [ ! -e '$root/usr/lib/systemd/system/radar-kiosk.service' ]"
 check "remove keeps the configuration" "[ -f '$root/etc/radar-kiosk/radar-kiosk.conf' ]"
 # Installed again after a remove: the mask the remove left must go, or the service never starts.
 in_root "DEBIAN_FRONTEND=noninteractive apt-get install -y -qq /pkg/$(basename "$upgrade")" > "$root/pkg/reinstall.log" 2>&1
