@@ -17,9 +17,15 @@ public enum ReceiverLocation {
         guard let object = (try? JSONParser.parse(text))?.objectValue else {
             throw ReceiverLocationError("\(path): not a JSON object")
         }
-        guard let lat = Plausible.number(object["lat"]?.doubleValue, in: -90...90),
-              let lon = Plausible.number(object["lon"]?.doubleValue, in: -180...180) else {
+        guard let rawLatitude = object["lat"]?.doubleValue, let rawLongitude = object["lon"]?.doubleValue else {
             throw ReceiverLocationError("\(path) has no lat and lon (the receiver was started without its location)")
+        }
+        // A position that is not one (1e999 reads as infinity) is named, not taken for a missing one.
+        guard let lat = Plausible.number(rawLatitude, in: -90...90) else {
+            throw ReceiverLocationError("\(path): lat \(rawLatitude) is not a latitude (expected -90...90)")
+        }
+        guard let lon = Plausible.number(rawLongitude, in: -180...180) else {
+            throw ReceiverLocationError("\(path): lon \(rawLongitude) is not a longitude (expected -180...180)")
         }
         return GeoPoint(latitude: lat, longitude: lon)
     }

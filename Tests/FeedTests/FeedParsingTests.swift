@@ -158,8 +158,55 @@ extension SBS1Decoder {
         #expect(noPosition?.description == "\(dir)/receiver.json has no lat and lon (the receiver was started without its location)")
         let absurd = try directory(with: #"{"lat": 123, "lon": 0}"#)
         defer { try? FileManager.default.removeItem(atPath: absurd) }
-        #expect(throws: ReceiverLocationError.self) { try ReceiverLocation.station(besideAircraftJSON: absurd + "/aircraft.json") }
+        let notLatitude = #expect(throws: ReceiverLocationError.self) { try ReceiverLocation.station(besideAircraftJSON: absurd + "/aircraft.json") }
+        #expect(notLatitude?.description == "\(absurd)/receiver.json: lat 123.0 is not a latitude (expected -90...90)")
         let missing = #expect(throws: ReceiverLocationError.self) { try ReceiverLocation.station(besideAircraftJSON: "/nonexistent/aircraft.json") }
         #expect(missing?.description.contains("/nonexistent/receiver.json: cannot open") == true)
+    }
+
+    /// A receiver.json as a broken or hostile receiver might leave it: each is
+    /// one line naming the file and what is wrong, never a station.
+    @Test(arguments: [
+        (#"{"lat": NaN, "lon": 0}"#, "receiver.json: not a JSON object"),
+        (#"{"lat": 1e999, "lon": 0}"#, "receiver.json: lat inf is not a latitude (expected -90...90)"),
+        (#"{"lat": 51.47, "lon": -1e999}"#, "receiver.json: lon -inf is not a longitude (expected -180...180)"),
+        (#"{"lat": 51.47, "lon": 540}"#, "receiver.json: lon 540.0 is not a longitude (expected -180...180)"),
+        (#"{"lat": "51.47", "lon": "-0.45"}"#, "receiver.json has no lat and lon"),
+        (#"{"lon": -0.45}"#, "receiver.json has no lat and lon"),
+        (#"[51.47, -0.45]"#, "receiver.json: not a JSON object"),
+        (String(repeating: "[", count: 60_000), "receiver.json: not a JSON object"),
+        (#"{"lat": 51.47, "lon": 0, "pad": ""# + String(repeating: "x", count: 70_000) + #""}"#, "receiver.json: larger than 65536 bytes"),
+    ])
+    func aHostileReceiverJSONIsNamedAndRefused(text: String, says: String) throws {
+        let dir = try directory(with: text)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let error = #expect(throws: ReceiverLocationError.self) { try ReceiverLocation.station(besideAircraftJSON: dir + "/aircraft.json") }
+        #expect(error?.description.hasPrefix("\(dir)/\(says)") == true, "\(error?.description ?? "no error")")
+    }
+
+    @Test func aReceiverJSONThatIsNotAFileIsRefusedWithoutWaiting() throws {
+        // A FIFO would block a plain open until a writer came; a directory cannot be read.
+        let fifo = try directory(with: nil)
+        defer { try? FileManager.default.removeItem(atPath: fifo) }
+        #expect(mkfifo(fifo + "/receiver.json", 0o600) == 0)
+        let error = #expect(throws: ReceiverLocationError.self) { try ReceiverLocation.station(besideAircraftJSON: fifo + "/aircraft.json") }
+        #expect(error?.description == "\(fifo)/receiver.json: not a regular file")
+        let folder = try directory(with: nil)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/receiver.json", withIntermediateDirectories: false)
+        let notFile = #expect(throws: ReceiverLocationError.self) { try ReceiverLocation.station(besideAircraftJSON: folder + "/aircraft.json") }
+        #expect(notFile?.description == "\(folder)/receiver.json: not a regular file")
+    }
+
+    @Test func aReceiverAtThePoleGivesFiniteDistancesAndBearings() throws {
+        let dir = try directory(with: #"{"lat": 90, "lon": 0}"#)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let pole = try ReceiverLocation.station(besideAircraftJSON: dir + "/aircraft.json")
+        #expect(pole == GeoPoint(latitude: 90, longitude: 0))
+        for target in [GeoPoint(latitude: 89.9, longitude: 45), GeoPoint(latitude: 90, longitude: 0), GeoPoint(latitude: -90, longitude: 180)] {
+            let distance = pole.distanceNM(to: target), bearing = pole.bearing(to: target)
+            #expect(distance.isFinite && distance >= 0, "distance to \(target): \(distance)")
+            #expect(bearing.isFinite && (0..<360).contains(bearing), "bearing to \(target): \(bearing)")
+        }
     }
 }
