@@ -57,7 +57,7 @@ public struct Aircraft: Equatable, Sendable {
         func string(_ key: String, maxLength: Int) throws -> String? {
             guard let v = o[key], !v.isNull else { return nil }
             guard let s = v.stringValue else { throw KioskState.ParseError("\(field).\(key)", "expected a string") }
-            guard s.count <= maxLength else { throw KioskState.ParseError("\(field).\(key)", "longer than \(maxLength) characters") }
+            if let problem = ShownText.problem(s, maximumLength: maxLength) { throw KioskState.ParseError("\(field).\(key)", problem) }
             return s
         }
         func number(_ key: String, _ range: ClosedRange<Double>) throws -> Double? {

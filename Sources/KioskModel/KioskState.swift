@@ -48,7 +48,7 @@ public struct KioskState: Equatable, Sendable {
         self.mode = mode
         if let note = object["note"], !note.isNull {
             guard let text = note.stringValue else { throw ParseError("\(field).note", "expected a string") }
-            guard text.count <= Self.maximumNoteLength else { throw ParseError("\(field).note", "longer than \(Self.maximumNoteLength) characters") }
+            if let problem = ShownText.problem(text, maximumLength: Self.maximumNoteLength) { throw ParseError("\(field).note", problem) }
             self.note = text
         }
         if let chosen = object["selected"], !chosen.isNull {

@@ -33,16 +33,7 @@ public enum ExternalText {
             case 0x0A: piece = "\\n"
             case 0x0D: piece = "\\r"
             case 0x09: piece = "\\t"
-            case 0x00..<0x20, 0x7F..<0xA0: piece = "\\u{\(String(scalar.value, radix: 16))}"
-            default:
-                // Invisible formatting (bidi overrides, zero-width characters)
-                // and line or paragraph separators are shown, not obeyed.
-                switch scalar.properties.generalCategory {
-                case .format, .lineSeparator, .paragraphSeparator, .unassigned, .privateUse, .surrogate:
-                    piece = "\\u{\(String(scalar.value, radix: 16))}"
-                default:
-                    piece = String(scalar)
-                }
+            default: piece = isHidden(scalar) ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
             }
             let size = piece.utf8.count
             if bytes + size > maximumBytes {
@@ -53,5 +44,20 @@ public enum ExternalText {
             bytes += size
         }
         return out
+    }
+
+    /// Whether `scalar` is a control character (C0, DEL, C1) or invisible
+    /// formatting (bidi overrides, zero-width characters, line and paragraph
+    /// separators, unassigned and private-use code points): what must be
+    /// shown escaped, never obeyed or drawn.
+    public static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00..<0x20, 0x7F..<0xA0: return true
+        default:
+            switch scalar.properties.generalCategory {
+            case .format, .lineSeparator, .paragraphSeparator, .unassigned, .privateUse, .surrogate: return true
+            default: return false
+            }
+        }
     }
 }

@@ -215,6 +215,26 @@ try:
         pictures = os.listdir(shots)
         check("a screenshot asked for over MQTT is refused, and no file is written",
               "not taken over MQTT" in answer and not pictures, f"{answer.strip()} {pictures}")
+        # Another client puts hidden characters on the card: a bidi override in the
+        # callsign, a note that looks like sd_notify lines. Refused, naming the field
+        # and the character; the card keeps what it had.
+        replies = subprocess.Popen(["mosquitto_sub", *AUTH, "-t", f"{BASE}/reply"], stdout=subprocess.PIPE, text=True)
+        heard = []
+        threading.Thread(target=lambda: heard.extend(replies.stdout), daemon=True).start()
+        hidden = json.dumps({"cmd": "set", "state": {"mode": "overflight", "aircraft": {"callsign": "BAW\u202e382"}}})
+        forged = json.dumps({"cmd": "set", "state": {"mode": "standby", "note": "x\nREADY=1\nSTATUS=forged"}})
+        wait_for(lambda: subprocess.run(["mosquitto_pub", *AUTH, "-t", f"{BASE}/command", "-m", hidden]).returncode == 0
+                 and any("U+202E" in line for line in heard), 10, step=1.0)
+        subprocess.run(["mosquitto_pub", *AUTH, "-t", f"{BASE}/command", "-m", forged], check=True)
+        wait_for(lambda: any("U+000A" in line for line in heard), 10)
+        replies.terminate()
+        errors = [json.loads(line).get("error", "") for line in heard if "U+" in line]
+        kept = (r.get()[0] or {}).get("state", {})
+        check("hidden characters from another client (a bidi override, sd_notify-looking lines) are refused, naming the field; the card keeps its state",
+              any(e.endswith("state.aircraft.callsign: contains U+202E, a control or invisible formatting character") for e in errors)
+              and any("state.note: contains U+000A" in e for e in errors)
+              and kept == {"mode": "overflight"} and "STATUS=forged" not in "".join(l for l in r.text().splitlines() if "\\n" not in l),
+              f"(errors {errors}, state {kept})")
         # Another client says the kiosk is offline (retained): the kiosk puts it right.
         subprocess.run(["mosquitto_pub", *AUTH, "-r", "-t", f"{BASE}/status", "-m", "offline"], check=True)
         restored = wait_for(lambda: retained(f"{BASE}/status", 1).get(f"{BASE}/status") == "online", 10)

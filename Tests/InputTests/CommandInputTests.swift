@@ -170,4 +170,30 @@ import Glibc
         let long = String(repeating: "n", count: KioskState.maximumNoteLength + 1)
         #expect(throws: CommandError.self) { try KioskCommand.parse(#"{"cmd":"set","state":{"mode":"standby","note":"\#(long)"}}"#) }
     }
+
+    /// What a client on the broker or the socket might try to put on the card:
+    /// each is refused, naming the field and the character, and nothing of
+    /// it is drawn (the kiosk keeps its state).
+    @Test(arguments: [
+        (#""callsign":"BAW\u202e283""#, "state.aircraft.callsign: contains U+202E, a control or invisible formatting character"),
+        (#""callsign":"BAW283","route":"LHR\n→ JFK""#, "state.aircraft.route: contains U+000A, a control or invisible formatting character"),
+        (#""callsign":"BAW283","airline":"British\u0000Airways""#, "state.aircraft.airline: contains U+0000, a control or invisible formatting character"),
+        (#""callsign":"BAW\u200b283""#, "state.aircraft.callsign: contains U+200B, a control or invisible formatting character"),
+        (#""callsign":"BAW283","model":"A\u2028B""#, "state.aircraft.model: contains U+2028, a control or invisible formatting character"),
+        (#""callsign":"BAW283","type":"B\u009b9""#, "state.aircraft.type: contains U+009B, a control or invisible formatting character"),
+        // One grapheme, 5,001 scalars: counted as what it costs to shape.
+        (#""callsign":"B"# + String(repeating: #"\u0301"#, count: 5_000) + #"""#, "state.aircraft.callsign: longer than 12 characters"),
+    ])
+    func hiddenCharactersAndStackedMarksAreRefused(fields: String, message: String) {
+        do {
+            _ = try KioskCommand.parse(#"{"cmd":"set","state":{"mode":"overflight","aircraft":{"# + fields + "}}}")
+            Issue.record("\(message): parsed")
+        } catch {
+            #expect("\(error)" == "set: " + message)
+        }
+        let note = #"{"cmd":"set","state":{"mode":"standby","note":"READY=1\nSTATUS=forged"}}"#
+        #expect(throws: CommandError.self) { try KioskCommand.parse(note) }
+        // What a card really shows passes: accents, arrows, a middle dot.
+        #expect((try? KioskCommand.parse(#"{"cmd":"set","state":{"mode":"overflight","aircraft":{"callsign":"AFR1234","route":"CDG → NCE","airline":"Aérospatiale · Société"}}}"#)) != nil)
+    }
 }
