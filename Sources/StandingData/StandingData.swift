@@ -92,6 +92,9 @@ public final class StandingData {
               let block = search(.blocksOffset, .blocksCount, StandingDataFormat.blockSize, for: airline) else { return nil }
         let base = offset(.blocksOffset) + block * StandingDataFormat.blockSize
         let first = Int(u32(base + 4)), count = Int(u32(base + 8))
+        // The block's run of routes must lie inside the routes table: a
+        // corrupt record is found nothing in, never followed out of the file.
+        guard first <= routeCount, count <= routeCount - first else { return nil }
         guard let index = search(offset(.routesOffset) + first * StandingDataFormat.routeSize, count: count,
                                  size: StandingDataFormat.routeSize, for: number) else { return nil }
         let legs = Int(u32(offset(.routesOffset) + (first + index) * StandingDataFormat.routeSize + 4))

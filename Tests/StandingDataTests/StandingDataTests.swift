@@ -130,6 +130,54 @@ import SystemIO
                 && data.aircraft(address: "400000") == nil)
     }
 
+    /// A file whose header passes but whose records lie: an airline's block of
+    /// routes pointing past the routes table (past the file's end), then
+    /// thousands of random byte flips. Every lookup answers or finds nothing;
+    /// none reads outside the file (a debug build traps on that, a release
+    /// build could read another mapping's bytes or fault).
+    @Test func recordsThatPointOutOfTheFileAreNeverFollowed() throws {
+        let path = NSTemporaryDirectory() + "rk-lying-\(getpid())-\(UUID().uuidString).rksd"
+        _ = try StandingDataImport.run(from: Self.fixtures, to: path)
+        defer { unlink(path) }
+        let whole = try FileContents.bytes(path)
+        func header(_ f: StandingDataFormat.Field) -> Int {
+            whole.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: StandingDataFormat.magic.count + f.rawValue * 4, as: UInt32.self).littleEndian) }
+        }
+        let callsigns = try csv("routes/schema-01/B/BAW-all.csv").prefix(50).map { $0["Callsign"]! } + ["EZY12", "DLH4AB", "U21234", "KLM1"]
+        func lookEverywhere(_ data: StandingData) {
+            for c in callsigns { _ = data.route(forCallsign: c) }
+            for code in ["EGLL", "KLAX", "LHR", "ZZZZ"] { _ = data.airport(code: code) }
+            for code in ["BAW", "EZY", "DLH"] { _ = data.airlineName(code: code) }
+            for t in ["B789", "A320", "C172"] { _ = data.aircraftType(designator: t) }
+            for a in ["400000", "4ca7b5", "a54b30", "ffffff"] { _ = data.aircraft(address: a) }
+        }
+        func written(_ bytes: [UInt8]) throws -> StandingData? {
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            return try? StandingData(path: path)
+        }
+        // Each airline block: key, first route, route count. Point them all far out.
+        var lying = whole
+        for block in 0..<header(.blocksCount) {
+            let base = header(.blocksOffset) + block * StandingDataFormat.blockSize
+            for (at, value) in [(4, UInt32(0x7FFF_FFF0)), (8, UInt32(0x0FFF_FFFF))] {
+                withUnsafeBytes(of: value.littleEndian) { for k in 0..<4 { lying[base + at + k] = $0[k] } }
+            }
+        }
+        let opened = try #require(try written(lying), "the header is intact: the file opens")
+        #expect(callsigns.allSatisfy { opened.route(forCallsign: $0) == nil }, "no route from blocks that point outside the table")
+        #expect(opened.airport(code: "EGLL") != nil, "what does not go through the blocks still answers")
+        // Random flips after the header, seeded so that a failure is repeatable.
+        var generator = SplitMix64(seed: 0x5EED_0040)
+        for _ in 0..<200 {
+            var flipped = whole
+            for _ in 0..<64 {
+                let at = StandingDataFormat.headerSize + Int(generator.next() % UInt64(whole.count - StandingDataFormat.headerSize))
+                flipped[at] ^= UInt8(truncatingIfNeeded: generator.next() | 1)
+            }
+            if let data = try written(flipped) { lookEverywhere(data) }
+        }
+    }
+
     @Test func theShippedFileIsTheSameSnapshot() throws {
         let shipped = try StandingData(path: Self.shipped)
         #expect(shipped.routeCount > 500_000 && shipped.airportCount > 30_000, "\(shipped.routeCount) routes, \(shipped.airportCount) airports")
@@ -154,5 +202,18 @@ import SystemIO
         let cut = #expect(throws: StandingDataError.self) { try StandingData(path: path) }
         #expect(cut?.description.contains("truncated or corrupt") == true)
         #expect(throws: FileContentsError.self) { try StandingData(path: "/nonexistent/x.rksd") }
+    }
+}
+
+/// A small seeded generator (SplitMix64), so that random corruption repeats.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
