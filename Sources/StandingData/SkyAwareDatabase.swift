@@ -29,6 +29,11 @@ public final class SkyAwareDatabase {
     private let worker = BackgroundWork<(String, Record?)>()
     /// Bounds: answers kept, and addresses waiting to be read.
     static let cacheLimit = 4096, queueLimit = 64
+    /// The largest file read. dump1090-fa's files hold at most a few hundred
+    /// entries (tens of kB) before they split into children; parsed, a JSON
+    /// file costs several times its size, so a planted 8 MiB one would cost
+    /// the kiosk most of the unit's memory limit on every lookup.
+    static let fileLimit = 1 << 20
 
     public init(directory: String) { self.directory = directory }
 
@@ -72,7 +77,7 @@ public final class SkyAwareDatabase {
         var level = 1
         while level <= hex.count {
             let prefix = String(hex.prefix(level)), rest = String(hex.dropFirst(level))
-            guard let bytes = try? FileContents.bytes(directory + "/" + prefix + ".json", limit: 8 << 20),
+            guard let bytes = try? FileContents.bytes(directory + "/" + prefix + ".json", limit: fileLimit),
                   let object = (try? JSONParser.parse(bytes))?.objectValue else { return nil }
             if let entry = object[rest] { return record(entry) }
             guard let children = object["children"]?.arrayValue,

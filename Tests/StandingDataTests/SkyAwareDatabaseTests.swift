@@ -47,4 +47,29 @@ import Foundation
         #expect(db.record(forAddress: "4d0000") == nil, "unknown stays unknown, without reading again")
         #expect(SkyAwareDatabase(directory: "/nonexistent").record(forAddress: "4ca7b5") == nil)
     }
+
+    /// A tree as a broken install or a hostile user might leave it: every
+    /// lookup through it finds nothing, at once (no hang on a FIFO, no loop
+    /// through a symlink or through "children", no huge file parsed).
+    @Test func aHostileTreeFindsNothingAndNeverHangs() throws {
+        let dir = try database()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let fm = FileManager.default
+        try fm.createSymbolicLink(atPath: dir + "/1.json", withDestinationPath: dir + "/1.json")   // a loop
+        try fm.createSymbolicLink(atPath: dir + "/2.json", withDestinationPath: "/dev/zero")       // endless bytes
+        #expect(mkfifo(dir + "/5.json", 0o600) == 0)                                              // blocks a plain open
+        try String(repeating: "[", count: 200_000).write(toFile: dir + "/6.json", atomically: true, encoding: .utf8)
+        try #"{"children":["7A"],"#.write(toFile: dir + "/7.json", atomically: true, encoding: .utf8)  // cut short
+        // "children" naming itself at every level: at most six files, one per digit.
+        for prefix in ["8", "8A", "8AA", "8AAA", "8AAAA", "8AAAAA"] {
+            try #"{"children":["\#(prefix)A", "\#(prefix)"]}"#.write(toFile: dir + "/\(prefix).json", atomically: true, encoding: .utf8)
+        }
+        // Over the size limit, though it holds the answer: refused, not parsed.
+        let padding = String(repeating: #""000000":{"r":"X"},"#, count: SkyAwareDatabase.fileLimit / 18)
+        try (#"{"# + padding + #""9ABCD":{"r":"G-HUGE","t":"A388"}}"#).write(toFile: dir + "/9.json", atomically: true, encoding: .utf8)
+        for hex in ["1ABCDE", "2ABCDE", "5ABCDE", "6ABCDE", "7ABCDE", "8AAAAA", "99ABCD"] {
+            #expect(SkyAwareDatabase.read(hex, in: dir) == nil, "\(hex)")
+        }
+        #expect(SkyAwareDatabase.read("4CA7B5", in: dir) != nil, "the good part of the tree still answers")
+    }
 }
