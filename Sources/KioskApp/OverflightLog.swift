@@ -55,10 +55,16 @@ final class OverflightLog: EventSource {
             let file = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, mode: 0o644)
             guard file.isRegularFile else { throw FileContentsError("not a regular file") }
             let bytes = Array((waiting.joined(separator: "\n") + "\n").utf8)
+            // A write cut short (the disk full) is taken back: a torn line
+            // would swallow the next one, and the retry would write its
+            // start a second time.
+            let whole = file.length
             var written = 0
             while written < bytes.count {
                 guard case let .bytes(n) = bytes.withUnsafeBytes({ file.write(UnsafeRawBufferPointer(rebasing: $0[written...])) }), n > 0 else {
-                    throw SystemError.last("write", path)
+                    let failure = SystemError.last("write", path)
+                    if written > 0, let whole { file.truncate(to: whole) }
+                    throw failure
                 }
                 written += n
             }

@@ -110,6 +110,18 @@ public final class FileDescriptor {
         _ = fcntl(fd, F_SETFL, on ? flags | O_NONBLOCK : flags & ~O_NONBLOCK)
     }
 
+    /// The file's length, or nil when it has none (a pipe, a socket).
+    public var length: Int? {
+        var info = stat()
+        return fstat(rawValue, &info) == 0 ? Int(info.st_size) : nil
+    }
+
+    /// Cuts (or extends) the file to `length` bytes; whether that worked.
+    @discardableResult
+    public func truncate(to length: Int) -> Bool {
+        ftruncate(rawValue, off_t(length)) == 0
+    }
+
     /// Whether the descriptor is a regular file (not a FIFO, device or socket).
     public var isRegularFile: Bool {
         var info = stat()

@@ -716,6 +716,53 @@ def reload_section(k):
 
 with_kiosk(reload_section, "reload", extra=["--radius", "5"], conf=f"feed = {feed_path}\nstation = {STATION[0]}, {STATION[1]}\noverhead.radius_nm = 1\n")
 
+# The overflight log on a full disk: a tmpfs of two pages, one holding a
+# filler and one the log, so a batch's write runs out of room part-way (a
+# partial write, then ENOSPC). The torn part must be taken back; once there
+# is room again the kept lines are written once each, whole.
+def full_disk_section(k):
+    def overflights(prefix, count):
+        for i in range(count):
+            k.command(json.dumps({"cmd": "set", "state": {"mode": "overflight", "aircraft": {"callsign": f"{prefix}{i:02d}"}}}))
+            k.get()   # a loop turn later: the log has seen it
+    def lines():
+        return open(log_file, "rb").read().split(b"\n")
+    overflights("FUL", 21)   # 20 finished: a full batch, written at once
+    refused = wait_for(lambda: "keeping the lines for the next try" in k.text(), 10)
+    after = open(log_file, "rb").read()
+    check("the overflight log on a full disk: one line, and the part written is taken back (no torn line)",
+          refused and after == before and k.text().count("overflight log") == 1,
+          f"({len(before)} bytes before, {len(after)} after) " + next((l for l in k.text().splitlines() if "next try" in l), "(nothing said)"))
+    os.unlink(os.path.join(disk, "filler"))
+    overflights("ROOM", 21)
+    k.stop()
+    records = [json.loads(line) for line in lines() if line]
+    written = [r["callsign"] for r in records if not r["callsign"].startswith("OLD")]
+    check("with room again the kept lines are written once each, every line whole",
+          all(line.endswith(b"}") for line in lines() if line) and len(written) == len(set(written))
+          and "FUL00" in written and "ROOM19" in written and len(written) >= 40,
+          f"({len(written)} lines, {len(set(written))} distinct)")
+
+
+if os.geteuid() != 0:
+    print("skip: the full-disk test needs root (a tmpfs mount)", flush=True)
+    if os.environ.get("CI"):
+        check("the full-disk test ran (CI runs as root)", False)
+else:
+    disk = os.path.join(work, "small-disk")   # not the kiosk's own directory, which is named after its section
+    os.makedirs(disk)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8k,mode=0755", "tmpfs", disk], check=True)
+    try:
+        open(os.path.join(disk, "filler"), "wb").write(b"x" * 4096)
+        log_file = os.path.join(disk, "overflights.jsonl")
+        old = [json.dumps({"start": 1796390000 + i, "end": 1796390060 + i, "callsign": f"OLD{i:02d}"}) for i in range(60)]
+        before = ("\n".join(old) + "\n").encode()
+        before = before[:before.rfind(b"\n", 0, 3900) + 1]
+        open(log_file, "wb").write(before)
+        with_kiosk(full_disk_section, "full-disk", conf=f"overflight_log = {log_file}\n")
+    finally:
+        subprocess.run(["umount", "-l", disk])
+
 crlf = os.path.join(work, "crlf.conf")
 open(crlf, "wb").write(b"# a CRLF file\r\ndisplay = headless\r\nnonsense here\r\nkey.Q = toggle\r\nkey.q = quit\r\n")
 result = subprocess.run([kiosk, "check-config", crlf], capture_output=True, timeout=10)
