@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Display
 import KioskApp
 import KioskModel
@@ -111,20 +114,33 @@ enum RadarKioskCommand {
         } catch let error as UsageError {
             Log.line(error.message)
             Log.line(error.usage)
-            return 2
+            return stopped(name, because: [error.message])
         } catch let error as DisplayError where error.kind == .badConfiguration {
             // Restarting cannot help: the configuration must change (the unit does not restart on 2).
-            Log.line("radar-kiosk \(name): \(error)")
-            return 2
+            let line = "radar-kiosk \(name): \(error)"
+            Log.line(line)
+            return stopped(name, because: [line])
         } catch let error as ArgumentError {
             // A configuration or argument mistake (every problem of a file, one line each): 2, not restarted.
-            for line in "\(error)".split(separator: "\n") { Log.line("radar-kiosk \(name): \(line)") }
-            return 2
+            let lines = "\(error)".split(separator: "\n").map { "radar-kiosk \(name): \($0)" }
+            for line in lines { Log.line(line) }
+            return stopped(name, because: lines)
         } catch {
             // Our own multi-line errors (every problem of a configuration file) stay one line each.
             for line in "\(error)".split(separator: "\n") { Log.line("radar-kiosk \(name): \(line)") }
             return 1
         }
+    }
+
+    /// Exit status 2, a configuration the kiosk cannot run with. A `run`
+    /// stopping so also says why on its console, the screen's only words
+    /// once the unit has given up (it does not restart on 2).
+    private static func stopped(_ name: String, because lines: [String]) -> Int32 {
+        if name == "run" {
+            let next = getenv("INVOCATION_ID") != nil ? "change it, then: sudo systemctl restart radar-kiosk" : "change it and start the kiosk again"
+            ConsoleNotice.show(lines + ["", "RadarKiosk has stopped: its configuration cannot work; " + next])
+        }
+        return 2
     }
 
     static func run(_ name: String, _ args: ParsedArguments) throws -> Int32 {

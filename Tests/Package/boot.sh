@@ -10,7 +10,8 @@
 # - the shipped configuration (feed = auto) finds readsb's
 #   /run/readsb/aircraft.json and shows its aircraft;
 # - a bad configuration stops after one try (exit 2 is not restarted), with
-#   its error in the journal;
+#   its error in the journal and on tty1's console (what the screen shows
+#   once the kiosk has let the display go);
 # - remove, then install again, leaves the service running.
 #
 #   boot.sh ARCH DEB
@@ -27,6 +28,9 @@ tty1=/dev/tty62 tty0=/dev/tty63
 for vt in $tty1 $tty0; do
     [ -c "$vt" ] || { echo "FAIL: $arch: boot: $vt is not a character device: the boot test needs two spare VTs" >&2; exit 1; }
 done
+# The container's tty1 text, as the kernel holds it; cleared of an earlier run's.
+screen=/dev/vcs${tty1#/dev/tty}
+printf '\033[H\033[2J' > "$tty1"
 tarball=$(bash scripts/debian-root "$arch" boot systemd,systemd-sysv,dbus) || exit 1
 root=$(mktemp -d /tmp/rk-boot-XXXXXX)
 nspawn=
@@ -134,6 +138,9 @@ if [ -n "$init" ]; then
     check "a bad configuration stops after one try ($(kiosk ActiveState), $(kiosk NRestarts) restarts, exit $(kiosk ExecMainStatus))" \
         "[ \"\$(kiosk ActiveState)\" = failed ] && [ \"\$(kiosk NRestarts)\" = 0 ] && [ \"\$(kiosk ExecMainStatus)\" = 2 ]"
     check "its error is in the journal" "journal | grep -q \"radar-kiosk.conf:[0-9]*: refresh: expected a number in 1...240, not 'fast'\""
+    # The console's text as the kernel holds it (rows run on, so a wrapped line still matches).
+    check "its error is on tty1's console, for the person at the screen" \
+        "grep -a -q \"refresh: expected a number in 1...240, not 'fast'\" $screen && grep -a -q 'RadarKiosk has stopped' $screen"
     cp "$root/pkg/good.conf" "$conf"
     inside systemctl reset-failed radar-kiosk.service
     inside systemctl start radar-kiosk.service
