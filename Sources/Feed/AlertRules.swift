@@ -9,7 +9,8 @@ public struct AlertRules: Equatable, Sendable {
     public var emergencies = true
     public var military = true
     /// Entries: a hex address, a registration, a callsign prefix or a type designator, upper case.
-    public var watchList: [WatchEntry] = []
+    public var watchList: [WatchEntry] = [] { didSet { watchIndex = WatchIndex(watchList) } }
+    private var watchIndex = WatchIndex([])
     public var radiusNM = 10.0
     public var ceilingFeet = 45_000
 
@@ -32,17 +33,7 @@ public struct AlertRules: Equatable, Sendable {
             if let e = r.emergency { return "EMERGENCY" + (e == "emergency" || e == "general" ? "" : " " + e.uppercased()) }
         }
         if military && r.isMilitary { return "MILITARY" }
-        for entry in watchList where matches(entry, r) { return "WATCHED" }
-        return nil
-    }
-
-    func matches(_ entry: WatchEntry, _ r: AircraftReport) -> Bool {
-        switch entry {
-        case let .address(hex): return r.hex.uppercased() == hex
-        case let .registration(reg): return r.registration?.uppercased() == reg
-        case let .callsignPrefix(prefix): return r.callsign?.uppercased().hasPrefix(prefix) == true
-        case let .type(type): return r.typeCode?.uppercased() == type
-        }
+        return watchIndex.matches(r) ? "WATCHED" : nil
     }
 
     /// A watch-list file: one entry a line, `hex:4CA7B5`, `reg:G-EUPT`,

@@ -122,12 +122,14 @@ public struct OverheadSelector: Sendable {
     public mutating func update(_ snapshot: AircraftSnapshot, at time: Double) -> Choice? {
         // Overhead: those within the entry radius, and those already overhead
         // still within the exit radius; newcomers join the end of the round.
+        // Sets, not scans: a hostile or very busy feed can put thousands inside the radius.
         let inner = candidates(in: snapshot, radius: settings.radiusNM)
+        let innerAddresses = Set(inner.map(\.report.hex)), wasOverhead = Set(overhead)
         let members = candidates(in: snapshot, radius: settings.exitRadiusNM).filter { c in
-            overhead.contains(c.report.hex) || inner.contains { $0.report.hex == c.report.hex }
+            wasOverhead.contains(c.report.hex) || innerAddresses.contains(c.report.hex)
         }
-        overhead = overhead.filter { hex in members.contains { $0.report.hex == hex } }
-            + members.map(\.report.hex).filter { !overhead.contains($0) }
+        let memberAddresses = Set(members.map(\.report.hex))
+        overhead = overhead.filter { memberAddresses.contains($0) } + members.map(\.report.hex).filter { !wasOverhead.contains($0) }
         defer { pendingTurn = nil }
         if let hex = pendingTurn, let next = members.first(where: { $0.report.hex == hex }) {
             current = next

@@ -7,7 +7,7 @@ its refresh (frame interval p99 within 2x the period, read from the frame
 times of its own recording), answer `get` on its socket within 100 ms, and
 stay under 64 MiB resident. Every wait has a time limit.
 Usage: hostile.py PATH/radar-kiosk"""
-import json, os, random, re, shutil, signal, socket, struct, subprocess, sys, tempfile, threading, time
+import json, math, os, random, re, shutil, signal, socket, struct, subprocess, sys, tempfile, threading, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from waiting import wait_for  # noqa: E402
 from recording import GET_ANSWER_LIMIT, frame_times, p99  # noqa: E402
@@ -762,6 +762,46 @@ else:
         with_kiosk(full_disk_section, "full-disk", conf=f"overflight_log = {log_file}\n")
     finally:
         subprocess.run(["umount", "-l", disk])
+
+# A crowded sky: 5,000 aircraft inside the traffic dial's 40 NM, 400 of them
+# within the overhead radius, rewritten every second, with the traffic dial on
+# and a 200,000-line watch list. The overhead ceiling is set under them all,
+# so the dial sweeps (every frame drawn, 64 blips) while every one within the
+# alert radius is matched against the whole list on the loop, and none is on
+# it; then the farthest overhead one takes a registration on the list.
+crowd_random = random.Random(40)
+crowd = []
+for i in range(5_000):
+    distance = 0.2 + 2.5 * (i / 400) if i < 400 else 3 + 36 * crowd_random.random()
+    bearing = crowd_random.random() * 2 * math.pi
+    crowd.append({"hex": f"{0x300000 + i:06x}", "flight": f"CRW{i:04d}", "r": f"G-C{i:04d}", "t": "A320", "alt_baro": 5000 + i % 4000,
+                  "gs": 250, "track": i % 360, "lat": STATION[0] + distance / 60 * math.cos(bearing),
+                  "lon": STATION[1] + distance / 60 * math.sin(bearing) / math.cos(math.radians(STATION[0])), "seen_pos": 1})
+watch_list = os.path.join(work, "watch-list.txt")
+with open(watch_list, "w") as f:
+    for i in range(200_000):
+        kind = i % 4
+        f.write([f"hex:{0xA00000 + i:06X}", f"reg:N{i:06d}", f"callsign:QQ{i:06d}", f"type:Z{i % 1000:03d}"][kind] + "\n")
+    f.write("reg:G-WATCH\n")
+
+
+def crowded_section(k):
+    def rewrite(stop):
+        while not stop.is_set():
+            put(aircraft_json(crowd))
+            stop.wait(1.0)
+    put(aircraft_json(crowd))
+    under_attack("5,000 aircraft inside the traffic range (400 overhead), rewritten every second, a 200,000-line watch list", k, rewrite, 8)
+    crowd[399]["r"] = "G-WATCH"
+    put(aircraft_json(crowd))
+    shown = wait_for(lambda: ((k.get()[0] or {}).get("state", {}).get("aircraft") or {}).get("alert") == "WATCHED", 10)
+    aircraft = (k.get()[0] or {}).get("state", {}).get("aircraft") or {}
+    check("the one aircraft on the 200,000-line watch list, among 5,000, is the alert shown",
+          shown and aircraft.get("callsign") == "CRW0399", json.dumps(aircraft)[:300])
+
+
+with_kiosk(crowded_section, "crowded", conf=f"feed = {feed_path}\nstation = {STATION[0]}, {STATION[1]}\ntraffic = yes\n"
+                                            f"overhead.ceiling_ft = 1000\nalerts.watch_list = {watch_list}\n")
 
 crlf = os.path.join(work, "crlf.conf")
 open(crlf, "wb").write(b"# a CRLF file\r\ndisplay = headless\r\nnonsense here\r\nkey.Q = toggle\r\nkey.q = quit\r\n")

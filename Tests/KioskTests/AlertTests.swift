@@ -61,6 +61,33 @@ import KioskRendering
         #expect(throws: AlertRulesError.self) { try AlertRules.watchList("hex:12345\n", name: "w") }
     }
 
+    /// Each kind of entry matches as the list says, case aside; a callsign entry is a prefix.
+    @Test func everyKindOfWatchEntryMatches() throws {
+        var rules = AlertRules()
+        rules.emergencies = false
+        rules.military = false
+        rules.watchList = try AlertRules.watchList("hex:4ca7b5\nreg:g-eupt\ncallsign:RRR\ncallsign:BAW28\ntype:A400\n", name: "w")
+        func report(_ hex: String, callsign: String? = nil, registration: String? = nil, type: String? = nil) -> AircraftReport {
+            var r = AircraftReport(hex: hex)
+            r.callsign = callsign
+            r.registration = registration
+            r.typeCode = type
+            return r
+        }
+        #expect(rules.alert(for: report("4ca7b5")) == "WATCHED")
+        #expect(rules.alert(for: report("4CA7B6")) == nil)
+        #expect(rules.alert(for: report("000001", registration: "G-EUPT")) == "WATCHED")
+        #expect(rules.alert(for: report("000001", registration: "G-EUP")) == nil)
+        #expect(rules.alert(for: report("000001", callsign: "rrr7501")) == "WATCHED")
+        #expect(rules.alert(for: report("000001", callsign: "BAW283")) == "WATCHED")
+        #expect(rules.alert(for: report("000001", callsign: "BAW2")) == nil, "shorter than every prefix")
+        #expect(rules.alert(for: report("000001", callsign: "RR")) == nil)
+        #expect(rules.alert(for: report("000001", type: "a400")) == "WATCHED")
+        #expect(rules.alert(for: report("000001", type: "A40")) == nil)
+        rules.watchList = []
+        #expect(rules.alert(for: report("4ca7b5")) == nil, "an emptied list matches nothing")
+    }
+
     @Test func theAlertCardPassesTheAuditAndNamesTheAlert() throws {
         var a = Demo.sampleAircraft
         a.alert = "EMERGENCY 7700"
