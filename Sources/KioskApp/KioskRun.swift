@@ -240,7 +240,7 @@ public enum KioskRun {
         let station = try config.station ?? receiverStation(config.feed)
         let interpreter = FeedInterpreter(sourceName: config.feed?.description ?? "",
                                           selector: OverheadSelector(settings: config.selectorSettings(station: station)))
-        if let routes = config.routes { interpreter.identity.routes = try RouteTable.load(routes) }
+        if let routes = config.routes { interpreter.identity.routes = try RouteTable.parse(try FileContents.text(routes), name: routes) }
         interpreter.identity.standingData = standingData(config.standingData)
         var alerts = config.alerts
         if let path = config.alertWatchList { alerts.watchList = try AlertRules.watchList(try FileContents.text(path), name: path) }
@@ -345,19 +345,5 @@ public enum KioskRun {
             return feed
         case let web?: return HTTPFeed(url: web.description, caFile: config.feedCAFile)
         }
-    }
-}
-
-/// Callsign → route, from a file of lines `CALLSIGN ROUTE` (`#` comments).
-enum RouteTable {
-    static func load(_ path: String) throws -> [String: String] {
-        var table: [String: String] = [:]
-        for (i, raw) in try FileContents.text(path).textLines.enumerated() {
-            let line = raw.trimmed(" \t\r")
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            guard let space = line.firstIndex(of: " ") else { throw ArgumentError("\(path):\(i + 1): expected 'CALLSIGN ROUTE'") }
-            table[String(line[..<space]).uppercased()] = line[space...].trimmed(" ")
-        }
-        return table
     }
 }

@@ -43,6 +43,8 @@ public struct Aircraft: Equatable, Sendable {
 
     /// The longest airline or model name the card takes.
     public static let nameLength = 32
+    /// The longest route the card takes, from a command or the routes file.
+    public static let maximumRouteLength = 40
 
     /// The plausible range of each number the card shows.
     public static let altitudeRange = -2000.0...99_999
@@ -73,7 +75,7 @@ public struct Aircraft: Equatable, Sendable {
         }
         self.callsign = callsign.trimmed()
         type = try string("type", maxLength: 12)
-        route = try string("route", maxLength: 40)
+        route = try string("route", maxLength: Self.maximumRouteLength)
         airline = try string("airline", maxLength: Self.nameLength)
         model = try string("model", maxLength: Self.nameLength)
         altitudeFeet = try number("altitude_ft", Self.altitudeRange).map { Int($0.rounded()) }

@@ -119,7 +119,7 @@ public struct ConfigurationKey: Sendable {
         .init("overhead.ignore", "HEX-OR-CALLSIGN,...", "none", live: true, "aircraft never shown") {
             $0.ignore = $1.split(separator: ",").map { $0.trimmed(" ").lowercased() }.filter { !$0.isEmpty }
         },
-        .init("routes", "FILE", "none", "callsign-to-route file: lines 'BAW283 LHR → LAX'; it wins over the standing data") {
+        .init("routes", "FILE", "none", "callsign-to-route file: lines 'BAW283 LHR → LAX' (routes up to 40 characters, the file up to 2 MiB); it wins over the standing data") {
             $0.routes = try nonEmpty($1, "routes")
         },
         .init("standing_data", "auto|none|FILE", "auto", "routes, airlines and aircraft types (the shipped standing-data.rksd)") {

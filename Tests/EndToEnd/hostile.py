@@ -803,6 +803,30 @@ def crowded_section(k):
 with_kiosk(crowded_section, "crowded", conf=f"feed = {feed_path}\nstation = {STATION[0]}, {STATION[1]}\ntraffic = yes\n"
                                             f"overhead.ceiling_ft = 1000\nalerts.watch_list = {watch_list}\n")
 
+# Routes files no card can show: 15 MB (the limit is 2 MiB: the file is held
+# in memory whole, and the world's routes are in the standing data), a
+# 200,000-character route, a bidi override and an escape sequence in a route.
+# Each stops the kiosk at start with one line naming the file, the line and
+# what is wrong (exit 2: a configuration to change, not to restart).
+routes_cases = {
+    "15 MB": ("".join(f"XYZ{i:05d} LHR-JFK\n" for i in range(900_000)), "larger than 2 MiB"),
+    "a 200,000-character route": ("BAW283 LHR-" + "JFK-" * 50_000 + "LAX\n", ":1: the route for BAW283: longer than 40 characters"),
+    "a bidi override": ("# ok\nBAW283 LHR\u202e-LAX\n", ":2: the route for BAW283: contains U+202E"),
+    "an escape sequence": ("BAW283 LHR\x1b[2J\n", ":1: the route for BAW283: contains U+001B"),
+}
+for what, (text, said) in routes_cases.items():
+    routes_file = os.path.join(work, "routes.txt")
+    open(routes_file, "w").write(text)
+    conf_file = os.path.join(work, "routes.conf")
+    open(conf_file, "w").write(f"display = headless\nsize = 160x96\nkeyboard = none\nfeed = {feed_path}\nstation = {STATION[0]}, {STATION[1]}\n"
+                               f"routes = {routes_file}\n")
+    result = subprocess.run([kiosk, "run", "--config", conf_file, "--frames", "30"], capture_output=True, timeout=60)
+    lines = result.stderr.decode(errors="replace").strip().splitlines()
+    check(f"a routes file with {what}: refused at start, one clear line",
+          result.returncode == 2 and any(said in line and "routes.txt" in line for line in lines)
+          and all(len(line) < 300 and "\x1b" not in line and "\u202e" not in line for line in lines),
+          f"(exit {result.returncode}) {lines[-2:]}")
+
 crlf = os.path.join(work, "crlf.conf")
 open(crlf, "wb").write(b"# a CRLF file\r\ndisplay = headless\r\nnonsense here\r\nkey.Q = toggle\r\nkey.q = quit\r\n")
 result = subprocess.run([kiosk, "check-config", crlf], capture_output=True, timeout=10)
