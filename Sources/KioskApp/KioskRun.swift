@@ -91,6 +91,10 @@ public enum KioskRun {
         controller.gpioAction = config.gpioAction
         controller.traffic.setFixedRange(config.trafficRangeNM, at: 0)
         for shown in presenters { Log.line("radar-kiosk: showing on \(shown.name)" + (headless?.recorder.map { ", recording to \($0.path)" } ?? "")) }
+        let timeZone = getenv("TZ").map { String(cString: $0) }
+        if let problem = TimeZoneSetting.problem(timeZone, zoneDirectory: getenv("TZDIR").map { String(cString: $0) } ?? "/usr/share/zoneinfo") {
+            Log.line("radar-kiosk: \(problem)")
+        }
 
         if let headless, duration.isFinite {
             let recording = HeadlessRecording(display: headless, controller: controller, renderer: renderer)

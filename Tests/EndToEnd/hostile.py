@@ -827,6 +827,19 @@ for what, (text, said) in routes_cases.items():
           and all(len(line) < 300 and "\x1b" not in line and "\u202e" not in line for line in lines),
           f"(exit {result.returncode}) {lines[-2:]}")
 
+# A mistyped time zone: the C library reads it as UTC and says nothing, so a
+# night schedule would start an hour or more off. One line at start, and the
+# kiosk runs on.
+def time_zone_section(k):
+    said = wait_for(lambda: "TZ 'Europe/Lndon'" in k.text(), 10)
+    reply, _ = k.get()
+    check("TZ=Europe/Lndon: one line saying local time reads as UTC, the kiosk running",
+          said and k.text().count("local time reads as UTC") == 1 and reply and reply.get("ok") and k.proc.poll() is None,
+          k.text().strip().splitlines()[-1][:200])
+
+
+with_kiosk(time_zone_section, "time-zone", env=dict(os.environ, TZ="Europe/Lndon"))
+
 crlf = os.path.join(work, "crlf.conf")
 open(crlf, "wb").write(b"# a CRLF file\r\ndisplay = headless\r\nnonsense here\r\nkey.Q = toggle\r\nkey.q = quit\r\n")
 result = subprocess.run([kiosk, "check-config", crlf], capture_output=True, timeout=10)
