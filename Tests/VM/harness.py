@@ -1044,11 +1044,19 @@ class Tests:
         lingered, _ = self.wait_until(lambda: self.kiosk_log().splitlines().count("radar-kiosk: screen off") == 2 and self.crtc_active(number) == "0", 30)
         self.vm.sh("date -s '2026-06-22 06:00:01'")
         morning, woke = self.wait_until(lambda: "night ends" in self.kiosk_log() and self.crtc_active(number) == "1", 30)
+        # Set back into the night (a wrong clock corrected, or an administrator's `date -s`): dark again at once.
+        self.vm.sh("date -s '2026-06-21 23:30:00'")
+        back, darkened = self.wait_until(lambda: self.kiosk_log().count("night begins") == 2 and self.crtc_active(number) == "0", 30)
+        # And forward over the rest of the night into the next afternoon: lit, the night ended once more.
+        self.vm.sh("date -s '2026-06-22 15:00:00'")
+        ahead, _ = self.wait_until(lambda: self.kiosk_log().count("night ends") == 2 and self.crtc_active(number) == "1", 30)
         log = self.stop_kiosk("TERM")
-        self.check("night.from blanks the screen (the CRTC inactive, the screen black), a GPIO button wakes it, the morning lights it",
-                   lit == "1" and dark and black < 1.0 and pressed and lingered and morning and "night begins" in log and "exit=0" in log,
+        self.check("night.from blanks the screen (the CRTC inactive, the screen black), a GPIO button wakes it, the morning lights it, "
+                   "and the clock set back into the night and forward past it is followed at once",
+                   lit == "1" and dark and black < 1.0 and pressed and lingered and morning and back and ahead
+                   and "night begins" in log and "exit=0" in log,
                    f"(active before {lit}, dark after {waited:.1f} s, mean level {black:.2f}, button {bool(pressed)}/{bool(lingered)}, "
-                   f"lit {woke:.1f} s after the clock was set)")
+                   f"lit {woke:.1f} s after the clock was set, dark {darkened:.1f} s after it was set back, lit again {bool(ahead)})")
 
         # On only while overhead: dark from the start; a key, then the line, light it; it lingers 2 s after.
         self.vm.sh(f"echo pull-down > {sim}")
