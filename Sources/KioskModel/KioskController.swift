@@ -351,8 +351,11 @@ public final class KioskController {
         case let .screenshot(path):
             return Response(screenshotPath: path)
         case let .screen(power, brightness):
+            let before = (screen.override, screen.dayBrightness)
             if let power { screen.override = power }
             if let brightness { screen.dayBrightness = brightness }
+            // Said when something changed: a home automation repeating ON (or a flood of it) is not news.
+            guard before != (screen.override, screen.dayBrightness) else { return Response(reply: KioskCommand.okReply) }
             return Response(reply: KioskCommand.okReply, log: ["radar-kiosk: screen \(screen.override == .auto ? "by schedule" : "forced"): \(screenPower(at: time))"])
         case .wake:
             screen.wake(at: time)

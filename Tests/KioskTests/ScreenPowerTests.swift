@@ -128,6 +128,19 @@ import SystemIO
         #expect(policy.power(overhead: false, at: 200) == .on(brightness: 1))
     }
 
+    /// Home automation repeats itself (HA resends a switch's state; a flood
+    /// repeats a thousand times): a screen command is said when it changes something.
+    @Test func aScreenCommandIsSaidWhenItChangesSomething() throws {
+        let controller = KioskController(layout: KioskLayout(width: 800, height: 480))
+        let on = try KioskCommand.parse(#"{"cmd":"screen","power":"on"}"#)
+        #expect(controller.perform(on, at: 1).log == ["radar-kiosk: screen forced: on"])
+        #expect(controller.perform(on, at: 2).log.isEmpty, "on again: nothing new")
+        let dim = try KioskCommand.parse(#"{"cmd":"screen","brightness":50}"#)
+        #expect(controller.perform(dim, at: 3).log == ["radar-kiosk: screen forced: on at 50 %"])
+        #expect(controller.perform(dim, at: 4).log.isEmpty)
+        #expect(controller.perform(try KioskCommand.parse(#"{"cmd":"screen","power":"auto"}"#), at: 5).log.count == 1)
+    }
+
     @Test func keysCommandsAndTheStateDriveTheScreen() throws {
         let controller = KioskController(layout: KioskLayout(width: 800, height: 480))
         var config = KioskConfiguration()
