@@ -665,6 +665,22 @@ def mqtt_flood(conn, stop):
     conn.close()
 
 
+def mqtt_trickling(connack_gap, then=b""):
+    """A broker that answers a byte at a time: CONNACK a byte every `connack_gap` s, then `then` a byte a second, never a PINGRESP."""
+    def handler(conn, stop):
+        try:
+            conn.recv(4096)
+            for byte in CONNACK + then:
+                conn.sendall(bytes([byte]))
+                if stop.wait(connack_gap if byte in CONNACK and connack_gap else 1.0):
+                    break
+            stop.wait()
+        except OSError:
+            pass
+        conn.close()
+    return handler
+
+
 def against_broker(name, handler, what, line, seconds):
     """A kiosk whose MQTT broker runs `handler` for each connection: measured for `seconds`, then `line` must be in its log once."""
     port, stop = serve_tcp(handler)
@@ -681,6 +697,10 @@ against_broker("mqtt-silent", mqtt_silent, "an MQTT broker that never answers CO
 against_broker("mqtt-huge", mqtt_huge, "an MQTT broker announcing a 200 MB message", "passing over a message of 200000000 bytes", 6)
 against_broker("mqtt-connack", mqtt_garbage_connack, "an MQTT broker answering CONNECT with a garbled CONNACK", "CONNACK of 5 bytes", 6)
 against_broker("mqtt-reset", mqtt_reset, "an MQTT broker resetting every connection", "Connection reset by peer", 8)
+against_broker("mqtt-trickle-connack", mqtt_trickling(4.0), "an MQTT broker sending its CONNACK a byte every 4 s",
+               "no answer to CONNECT in 10 s", 12)
+against_broker("mqtt-trickle", mqtt_trickling(0, SUBACK + mqtt_publish("radar-kiosk/command", b'{"cmd":"get"}' * 40)),
+               "an MQTT broker sending a message a byte a second, never answering a ping", "no answer to a ping in 10 s", 30)
 against_broker("mqtt-acks", mqtt_acknowledgement_flood, "an MQTT broker flooding PINGRESP and SUBACK", "mqtt connected", 6)
 
 
