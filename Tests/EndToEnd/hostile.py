@@ -783,6 +783,94 @@ else:
     finally:
         subprocess.run(["umount", "-l", disk])
 
+# A storm of state changes at 1920x1080@60 (every one a glide, a new card or
+# a fade, from a client as fast as the socket takes them), then 30 s of
+# quiet: the CPU comes back to what the sweeping dial cost before the storm,
+# and memory to within a few MiB of it. Not recorded: 1080p frames are 3 MiB.
+def cpu_seconds(pid):
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_of(pid):
+    return next(int(l.split()[1]) / 1024 for l in open(f"/proc/{pid}/status") if l.startswith("VmRSS:"))
+
+
+def state_storm():
+    directory = os.path.join(work, "storm-1080")
+    os.makedirs(directory)
+    sock = os.path.join(directory, "k.sock")
+    conf = os.path.join(directory, "k.conf")
+    open(conf, "w").write(f"display = headless\nsize = 1920x1080\nrefresh = 60\nkeyboard = none\nsocket = {sock}\n"
+                          f"screenshot_dir = {directory}\n")
+    log = open(os.path.join(directory, "log"), "w+")
+    proc = subprocess.Popen([kiosk, "run", "--config", conf], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log)
+    try:
+        if not wait_for(lambda: os.path.exists(sock) and "first frame on" in open(log.name).read(), 20):
+            raise RuntimeError("the kiosk did not start: " + open(log.name).read()[-300:])
+
+        def cost(seconds):
+            """CPU (a share of one core) and peak RSS over `seconds`, with `get` answered throughout."""
+            start_cpu, start, peak, slowest = cpu_seconds(proc.pid), time.time(), 0.0, 0.0
+            while time.time() - start < seconds:
+                began = time.time()
+                command(sock, '{"cmd":"get"}', 1.0)
+                slowest = max(slowest, time.time() - began)
+                peak = max(peak, rss_of(proc.pid))
+                time.sleep(0.25)
+            return (cpu_seconds(proc.pid) - start_cpu) / (time.time() - start), peak, slowest
+        time.sleep(2)
+        before_cpu, before_rss, _ = cost(6)
+        changes = [0]
+
+        def storm_then_quiet():
+            stop_storm = threading.Event()
+
+            def storm():
+                rng = random.Random(7)
+                while not stop_storm.is_set():
+                    if rng.random() < 0.3:
+                        line = '{"cmd":"set","state":{"mode":"standby"}}'
+                    else:
+                        line = json.dumps({"cmd": "set", "state": {"mode": "overflight", "aircraft": {
+                            "callsign": f"STM{rng.randrange(10000):04d}", "type": rng.choice(["A320", "B789", "E190"]),
+                            "route": rng.choice(["LHR → JFK", "BFS → LGW", None]), "altitude_ft": rng.randrange(0, 40000),
+                            "ground_speed_kt": rng.randrange(100, 500), "distance_nm": rng.randrange(0, 30) / 10,
+                            "bearing_deg": rng.randrange(360)}}})
+                    try:
+                        command(sock, line, 1.0)
+                        changes[0] += 1
+                    except (OSError, ValueError):
+                        pass
+            thread = threading.Thread(target=storm, daemon=True)
+            thread.start()
+            storm_cpu, storm_rss, storm_get = cost(10)
+            stop_storm.set()
+            thread.join(5)
+            command(sock, '{"cmd":"set","state":{"mode":"standby"}}', 1.0)
+            time.sleep(10)
+            after_cpu, after_rss, _ = cost(10)
+            return storm_cpu, storm_rss, storm_get, after_cpu, after_rss
+        storm_cpu, storm_rss, storm_get, after_cpu, after_rss = storm_then_quiet()
+        _, storm2_rss, storm2_get, after2_cpu, after2_rss = storm_then_quiet()
+        # The first storm fills the glyph cache (bounded) and the allocator's
+        # arenas; a second must find them filled, not grow them.
+        check(f"two storms of {changes[0]} state changes at 1920x1080@60, each then 20 s of quiet: CPU back to the sweeping dial's, "
+              "memory not growing storm to storm",
+              proc.poll() is None and changes[0] > 200 and max(storm_get, storm2_get) < GET_ANSWER_LIMIT
+              and max(after_cpu, after2_cpu) <= before_cpu * 1.25 + 0.02 and after_rss <= before_rss + 16 and after2_rss <= after_rss + 3,
+              f"(CPU {before_cpu * 100:.0f} % of a core before, {storm_cpu * 100:.0f} % in the storm, {after_cpu * 100:.0f} % and "
+              f"{after2_cpu * 100:.0f} % after each; RSS {before_rss:.1f} MiB before, {storm_rss:.1f} and {storm2_rss:.1f} in the storms, "
+              f"{after_rss:.1f} and {after2_rss:.1f} after; get at most {max(storm_get, storm2_get) * 1000:.0f} ms)")
+    finally:
+        stop(proc)
+
+
+try:
+    state_storm()
+except Exception as error:
+    check("the state storm at 1920x1080 ran to the end", False, repr(error)[:300])
+
 # A crowded sky: 5,000 aircraft inside the traffic dial's 40 NM, 400 of them
 # within the overhead radius, rewritten every second, with the traffic dial on
 # and a 200,000-line watch list. The overhead ceiling is set under them all,
