@@ -127,8 +127,11 @@ def tamper(stop):
         if s:
             try:
                 s.sendall(publish(f"{BASE}/status", "offline", retain=True))
-                s.sendall(publish(f"{BASE}/command", '{"cmd":"set","state":{"mode":"overflight","aircraft":{"callsign":"RETAIN"}}}', retain=True))
-                s.sendall(publish(f"{BASE}/screen/set", "OFF", retain=True))
+                # Retained, so each reconnect is offered them (and must not act on them); harmless
+                # when they arrive live: an OFF or an OVERFLIGHT would be obeyed (any client may
+                # give them) and stop the sweep, leaving no frames to measure.
+                s.sendall(publish(f"{BASE}/command", '{"cmd":"set","state":{"mode":"standby"}}', retain=True))
+                s.sendall(publish(f"{BASE}/screen/set", "ON", retain=True))
                 if rounds % 4 == 0:
                     s.sendall(publish(f"{BASE}/command", "z" * 300_000, retain=True))
                 s.sendall(b"\xe0\x00")
