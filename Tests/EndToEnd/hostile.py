@@ -12,6 +12,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from waiting import wait_for  # noqa: E402
 from recording import GET_ANSWER_LIMIT, frame_times, p99  # noqa: E402
 from control import command, stop  # noqa: E402
+from mqttwire import publish as mqtt_publish, remaining_length as mqtt_remaining_length  # noqa: E402
 
 kiosk = sys.argv[1]
 passed = failed = 0
@@ -594,20 +595,6 @@ put(aircraft_json([{"hex": "4ca123", "flight": "EZY81QK", "alt_baro": 3000, "lat
 # one that never answers CONNECT, one that announces a 200 MB packet, one that
 # floods commands (garbage and JSON) at full speed. Each is one line, and the
 # kiosk draws, answers and keeps its memory meanwhile.
-def mqtt_remaining_length(n):
-    out = bytearray()
-    while True:
-        byte, n = n % 128, n // 128
-        out.append(byte | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
-
-
-def mqtt_publish(topic, payload):
-    body = len(topic).to_bytes(2, "big") + topic.encode() + payload
-    return b"\x30" + mqtt_remaining_length(len(body)) + body
-
-
 CONNACK, SUBACK = b"\x20\x02\x00\x00", b"\x90\x05\x00\x01\x00\x00\x00"
 
 

@@ -17,6 +17,7 @@ from waiting import wait_for  # noqa: E402
 from recording import GET_ANSWER_LIMIT, p99  # noqa: E402
 from control import command, stop  # noqa: E402
 from broker import start_mosquitto, retained  # noqa: E402
+from mqttwire import publish, remaining_length  # noqa: E402
 
 kiosk = sys.argv[1]
 minutes = float(sys.argv[sys.argv.index("--minutes") + 1]) if "--minutes" in sys.argv else 1.0
@@ -48,15 +49,6 @@ AUTH = ["-h", "127.0.0.1", "-p", str(PORT)]
 
 # ---------------------------------------------------------------- a raw MQTT 3.1.1 client, to misbehave with
 
-def remaining_length(n):
-    out = bytearray()
-    while True:
-        byte, n = n % 128, n // 128
-        out.append(byte | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
-
-
 def string(text):
     data = text.encode() if isinstance(text, str) else text
     return len(data).to_bytes(2, "big") + data
@@ -74,11 +66,6 @@ def connect(client_id):
         return s
     except OSError:
         return None
-
-
-def publish(topic, payload, retain=False):
-    body = string(topic) + (payload.encode() if isinstance(payload, str) else payload)
-    return bytes([0x31 if retain else 0x30]) + remaining_length(len(body)) + body
 
 
 COMMANDS = [publish(f"{BASE}/command", p) for p in [
