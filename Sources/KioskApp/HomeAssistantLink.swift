@@ -15,7 +15,6 @@ import SystemIO
 final class HomeAssistantLink: EventSource {
     let client: MQTTClient
     let base: String
-    let discoveryPrefix: String?
     let deviceID: String
     /// The retained values last published, by topic: only changes are sent.
     private var published: [String: String] = [:]
@@ -23,25 +22,32 @@ final class HomeAssistantLink: EventSource {
     /// The aircraft whose start was announced.
     private var announced: String?
     private var droppedReported = 0
-    /// When a status faked by another client was last put right (at most every 10 s).
+    /// When a status faked by another client was last put right (at most every 10 s),
+    /// and when the one that came too soon after is due.
     private var statusRestored = -Double.infinity
+    private var statusRestoreDue: Double?
     /// The command topics whose retained message was ignored and said so.
     private var retainedIgnored: Set<String> = []
+    /// Our discovery configurations, kept ours against other clients.
+    private var discovery: DiscoveryGuard?
 
     init(broker: NetworkAddress, tls: MQTTClient.TLSOptions?, base: String, clientID: String, username: String?, password: String?,
          discoveryPrefix: String?) {
         self.base = base
-        self.discoveryPrefix = discoveryPrefix
         deviceID = clientID
+        discovery = discoveryPrefix.map {
+            DiscoveryGuard(prefix: $0, deviceID: clientID, messages: HomeAssistantDiscovery.messages(prefix: $0, base: base, deviceID: clientID))
+        }
         let will = MQTTMessage(topic: base + "/status", text: "offline", retain: true)
         client = MQTTClient(.init(host: broker.host, port: broker.port,
                                   connect: .init(clientID: clientID, username: username, password: password, will: will, keepAliveSeconds: 30),
-                                  subscriptions: [base + "/command", base + "/screen/set", base + "/brightness/set", base + "/status"], tls: tls))
+                                  subscriptions: [base + "/command", base + "/screen/set", base + "/brightness/set", base + "/status"]
+                                      + (discovery.map { [$0.filter] } ?? []), tls: tls))
     }
 
     func forEachDescriptor(_ body: (Int32) -> Void) { client.forEachDescriptor(body) }
     func forEachWritableDescriptor(_ body: (Int32) -> Void) { client.forEachWritableDescriptor(body) }
-    var nextWake: Double? { client.nextWake }
+    var nextWake: Double? { [client.nextWake, statusRestoreDue, discovery?.nextRepair].compactMap { $0 }.min() }
 
     func service(now: Double) -> [KioskEvent] {
         var events: [KioskEvent] = []
@@ -51,8 +57,10 @@ final class HomeAssistantLink: EventSource {
                 Log.line("radar-kiosk: mqtt connected to \(client.options.host):\(client.options.port) as \(deviceID), topics \(base)/…")
                 // A new session: everything retained is sent again.
                 published.removeAll()
+                statusRestoreDue = nil
+                discovery?.reconnected()
                 client.publish(MQTTMessage(topic: base + "/status", text: "online", retain: true))
-                if let discoveryPrefix { for message in HomeAssistantDiscovery.messages(prefix: discoveryPrefix, base: base, deviceID: deviceID) { client.publish(message) } }
+                for message in discovery?.messages ?? [] { client.publish(message) }
                 events.append(.mqttConnected)
             case let .failed(line):
                 Log.line("radar-kiosk: \(ExternalText.oneLine(line, maximumBytes: 200)); retrying")
@@ -62,11 +70,17 @@ final class HomeAssistantLink: EventSource {
                 // Our availability is ours to say: another client's "offline" is put
                 // right. What the broker kept from before (retained, at subscribing)
                 // is already answered by the "online" sent on connecting.
-                if !message.retain, message.payload != Array("online".utf8), now - statusRestored >= 10 {
+                // A fake too soon after the last is put right once 10 s have passed.
+                guard !message.retain, message.payload != Array("online".utf8) else { break }
+                if now - statusRestored >= 10 {
                     statusRestored = now
                     Log.line("radar-kiosk: mqtt: \(base)/status was set to \(ExternalText.oneLine(String(decoding: message.payload.prefix(40), as: UTF8.self), maximumBytes: 40)) by another client; saying online again")
                     client.publish(MQTTMessage(topic: base + "/status", text: "online", retain: true))
+                } else {
+                    statusRestoreDue = statusRestored + 10
                 }
+            case let .message(message) where discovery?.covers(message.topic) == true:
+                discovery?.observe(message)
             case let .message(message):
                 // A command acts once, when it is sent: a retained one would act
                 // again at every reconnect (and at every restart).
@@ -78,6 +92,15 @@ final class HomeAssistantLink: EventSource {
                 }
                 if let event = command(message) { events.append(event) }
             }
+        }
+        if let due = statusRestoreDue, now >= due, client.isConnected {
+            statusRestoreDue = nil
+            statusRestored = now
+            client.publish(MQTTMessage(topic: base + "/status", text: "online", retain: true))
+        }
+        if client.isConnected, let (repairs, line) = discovery?.repairs(now: now) {
+            if let line { Log.line("radar-kiosk: " + line) }
+            for repair in repairs { client.publish(repair) }
         }
         if client.dropped > droppedReported + 100 {
             droppedReported = client.dropped

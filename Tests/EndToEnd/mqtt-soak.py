@@ -3,13 +3,14 @@
 client at once: a flood of commands on its command topic (bad JSON, a
 message over 64 KiB, newlines and sd_notify-looking text, bidi and control
 characters, screenshots, absurd brightness and screen values), retained
-commands, an `offline` faked on its status, and its client id taken over
+commands, an `offline` faked on its status and its Home Assistant discovery
+rewritten (and a button added to its device), and its client id taken over
 every 30 s. Its feed has traffic around (none overhead), so the dial sweeps
 and every frame is drawn. In each 10 s window: alive, the frame interval's
 p99 within 2x the period, `get` within 250 ms, resident memory under the
 unit's MemoryHigh (96 MiB), no screenshot written; over the run: memory does
 not grow, the log does not grow with the flood, and the kiosk is online on
-its broker at the end.
+its broker at the end with only its own discovery.
 Usage: mqtt-soak.py PATH/radar-kiosk [--minutes N]"""
 import collections, json, math, os, re, shutil, socket, subprocess, sys, tempfile, threading, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -106,7 +107,7 @@ def flood(stop):
 
 
 def tamper(stop):
-    """Retained commands, a faked offline, an oversized retained message, and the kiosk's client id taken over."""
+    """Retained commands, a faked offline, faked discovery, an oversized retained message, and the kiosk's client id taken over."""
     rounds = 0
     while not stop.wait(5.0):
         rounds += 1
@@ -119,6 +120,8 @@ def tamper(stop):
                 # give them) and stop the sweep, leaving no frames to measure.
                 s.sendall(publish(f"{BASE}/command", '{"cmd":"set","state":{"mode":"standby"}}', retain=True))
                 s.sendall(publish(f"{BASE}/screen/set", "ON", retain=True))
+                s.sendall(publish(f"homeassistant/switch/{BASE}/screen/config", '{"name":"Owned","command_topic":"x/set"}', retain=True))
+                s.sendall(publish(f"homeassistant/button/{BASE}/quit{rounds % 50}/config", '{"name":"Quit","command_topic":"' + BASE + '/command"}', retain=True))
                 if rounds % 4 == 0:
                     s.sendall(publish(f"{BASE}/command", "z" * 300_000, retain=True))
                 s.sendall(b"\xe0\x00")
@@ -277,6 +280,10 @@ try:
     online = wait_for(lambda: retained(AUTH, f"{BASE}/status", 1, 3).get(f"{BASE}/status") == "online", 30)
     check("online on its broker at the end, in spite of the faked offline and the takeovers",
           online and alive and sent["takeovers"] >= (1 if minutes >= 0.75 else 0), f"({sent['takeovers']} takeovers)")
+    configs = wait_for(lambda: (lambda c: c if len(c) == 8 and "Owned" not in "".join(c.values()) else None)(
+        retained(AUTH, f"homeassistant/+/{BASE}/+/config", 9, 2)), 20)
+    check("only the kiosk's own discovery is left at the end, in spite of the fakes", bool(configs),
+          f"({sorted(retained(AUTH, f'homeassistant/+/{BASE}/+/config', 60, 2))[:12]})")
 finally:
     stop_all.set()
     stop(proc)

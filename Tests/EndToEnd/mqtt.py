@@ -241,6 +241,22 @@ try:
         check("a status of offline faked by another client is put right at once, in one line",
               restored and r.text().count("by another client; saying online again") == 1,
               next((l for l in r.text().splitlines() if "another client" in l), "(nothing said)"))
+        # Another client rewrites the kiosk's discovery: its screen switch pointed
+        # elsewhere, and a button that was never the kiosk's added to its device.
+        ours = retained(f"homeassistant/switch/{BASE}/screen/config", 1).get(f"homeassistant/switch/{BASE}/screen/config")
+        subprocess.run(["mosquitto_pub", *AUTH, "-r", "-t", f"homeassistant/switch/{BASE}/screen/config",
+                        "-m", json.dumps({"name": "Owned", "command_topic": "elsewhere/set", "device": {"identifiers": [BASE]}})], check=True)
+        subprocess.run(["mosquitto_pub", *AUTH, "-r", "-t", f"homeassistant/button/{BASE}/quit/config",
+                        "-m", json.dumps({"name": "Quit", "command_topic": f"{BASE}/command", "payload_press": '{"cmd":"quit"}',
+                                          "device": {"identifiers": [BASE]}})], check=True)
+
+        def discovery():
+            return retained(f"homeassistant/+/{BASE}/+/config", 9, 2)
+        put_back = wait_for(lambda: discovery().get(f"homeassistant/switch/{BASE}/screen/config") == ours
+                            and f"homeassistant/button/{BASE}/quit/config" not in discovery(), 10)
+        check("discovery faked by another client (a switch rewired, a quit button added to the kiosk's device) is put back and the extra removed, in one line",
+              ours and put_back and len(discovery()) == 8 and r.text().count("changed the kiosk's Home Assistant discovery") == 1,
+              f"({sorted(discovery())}) " + next((l for l in r.text().splitlines() if "discovery (" in l), "(nothing said)"))
         check("retained commands are not acted on, a 200 kB one is passed over, and the next command is taken",
               connected and said and still == "standby" and acted and r.text().count("mqtt connected") == 1,
               f"(standby before: {still}, acted {bool(acted)}) " + " / ".join(l.replace("radar-kiosk: ", "") for l in r.text().splitlines() if "mqtt" in l and "broker " not in l))
