@@ -5,20 +5,25 @@ import MQTT
 import SystemIO
 
 /// The kiosk on an MQTT broker, for home automation (Home Assistant, Node-RED):
-/// it publishes the state, whether something is overhead, the screen and
-/// its brightness (all retained, so a late subscriber and a reconnect see
-/// them), an event as each overflight starts and ends, and Home Assistant's
-/// discovery configuration; it takes commands on `TOPIC/command` (the
-/// socket's JSON), `TOPIC/screen/set` (ON, OFF, AUTO) and
-/// `TOPIC/brightness/set` (1-100), at most a few a loop turn, with replies on
-/// `TOPIC/reply`. The broker's will marks the kiosk offline if it vanishes.
+/// it publishes the state, whether something is overhead, whether an aircraft
+/// is shown and whether the feed is live (what Home Assistant's availability
+/// follows), the screen, its mode and brightness, today's overflights and the
+/// last one (all retained, so a late subscriber and a reconnect see them), an
+/// event as each overflight starts and ends, and Home Assistant's discovery
+/// configuration; it takes commands on `TOPIC/command` (the socket's JSON),
+/// `TOPIC/screen/set` (ON, OFF, AUTO) and `TOPIC/brightness/set` (1-100), at
+/// most a few a loop turn, with replies on `TOPIC/reply`. The broker's will
+/// marks the kiosk offline if it vanishes.
 final class HomeAssistantLink: EventSource {
+    private typealias Topic = HomeAssistantDiscovery.Topic
     let client: MQTTClient
     let base: String
     let deviceID: String
     /// The retained values last published, by topic: only changes are sent.
     private var published: [String: String] = [:]
     private var tracker = OverflightTracker()
+    /// Today's count and the last overflight, from the log and then as they end.
+    private var overflights: OverflightDay
     /// The aircraft whose start was announced.
     private var announced: String?
     private var droppedReported = 0
@@ -32,11 +37,13 @@ final class HomeAssistantLink: EventSource {
     private var discovery: DiscoveryGuard?
 
     init(broker: NetworkAddress, tls: MQTTClient.TLSOptions?, base: String, clientID: String, username: String?, password: String?,
-         discoveryPrefix: String?) {
+         discoveryPrefix: String?, device: HomeAssistantDiscovery.Device, overflightLog: String?) {
         self.base = base
         deviceID = clientID
+        overflights = OverflightDay(log: overflightLog, today: WallClock.day(WallClock.now()))
         discovery = discoveryPrefix.map {
-            DiscoveryGuard(prefix: $0, deviceID: clientID, messages: HomeAssistantDiscovery.messages(prefix: $0, base: base, deviceID: clientID))
+            DiscoveryGuard(prefix: $0, deviceID: clientID, messages: HomeAssistantDiscovery.messages(
+                prefix: $0, base: base, deviceID: clientID, device: device, version: RadarKioskVersion.string))
         }
         let will = MQTTMessage(topic: base + "/status", text: "offline", retain: true)
         client = MQTTClient(.init(host: broker.host, port: broker.port,
@@ -102,6 +109,12 @@ final class HomeAssistantLink: EventSource {
             if let line { Log.line("radar-kiosk: " + line) }
             for repair in repairs { client.publish(repair) }
         }
+        // Today's count starts again at midnight, whether or not anything happens then.
+        let today = WallClock.day(WallClock.now())
+        if client.isConnected, today != overflights.day {
+            overflights.roll(to: today)
+            retain(Topic.overflightsToday, String(overflights.count))
+        }
         if client.dropped > droppedReported + 100 {
             droppedReported = client.dropped
             Log.line("radar-kiosk: mqtt: the broker takes messages slower than they come: \(client.dropped) dropped so far")
@@ -134,28 +147,45 @@ final class HomeAssistantLink: EventSource {
         client.publish(MQTTMessage(topic: base + "/reply", text: answer))
     }
 
-    /// Publishes what changed: the state, overhead, the screen and brightness,
-    /// and an event when an overflight starts or ends.
-    func observe(_ state: KioskState, screen: ScreenPower, feeds: [FeedSourceStatus]? = nil, wallClock: Double) {
-        guard client.isConnected else { return }
+    /// Publishes what changed: the state, overhead, whether an aircraft is
+    /// shown and the feed live, the screen, its mode and brightness, today's
+    /// overflights, and an event when an overflight starts or ends.
+    func observe(_ state: KioskState, screen policy: ScreenPolicy, power: ScreenPower, feeds: [FeedSourceStatus]? = nil, wallClock: Double) {
+        overflights.roll(to: WallClock.day(wallClock))
         if let ended = tracker.observe(state, at: wallClock) {
-            client.publish(MQTTMessage(topic: base + "/event", text: #"{"event":"overflight_end","overflight":\#(ended.jsonLine)}"#))
+            overflights.add(ended)
+            publishEvent(#"{"event":"overflight_end","event_type":"overflight_end","overflight":\#(ended.jsonLine)}"#)
         }
         let shown = state.mode == .overflight ? state.aircraft : nil
         if let shown, announced != shown.callsign {
-            client.publish(MQTTMessage(topic: base + "/event", text: #"{"event":"overflight_start","aircraft":\#(shown.json.serialized)}"#))
+            publishEvent(#"{"event":"overflight_start","event_type":"overflight_start","aircraft":\#(shown.json.serialized)}"#)
         }
         announced = shown?.callsign
-        retain(base + "/state", state.json.serialized)
-        retain(base + "/overhead", state.mode == .overflight ? "ON" : "OFF")
-        retain(base + "/screen", screen.isOn ? "ON" : "OFF")
-        if case let .on(brightness) = screen { retain(base + "/brightness", String(Int((brightness * 100).rounded()))) }
-        if let feeds { retain(base + "/feeds", KioskCommand.feedsJSON(feeds).serialized) }
+        // The aircraft's sensors go unavailable before the state leaves the
+        // aircraft, and come back after it has one: no value in between.
+        if shown == nil { retain(Topic.aircraftAvailability, "offline") }
+        retain(Topic.state, state.json.serialized)
+        if shown != nil { retain(Topic.aircraftAvailability, "online") }
+        retain(Topic.overhead, state.mode == .overflight ? "ON" : "OFF")
+        // Without a feed the state comes by command, key or line, and is always known.
+        retain(Topic.feedAvailability, feeds.map { $0.contains { $0.isLive } } ?? true ? "online" : "offline")
+        retain(Topic.screen, power.isOn ? "ON" : "OFF")
+        retain(Topic.screenMode, policy.override.rawValue)
+        // The brightness asked for, dark or not: what Home Assistant's number set.
+        retain(Topic.brightness, String(Int((policy.dayBrightness * 100).rounded())))
+        retain(Topic.overflightsToday, String(overflights.count))
+        if let last = overflights.last { retain(Topic.lastOverflight, last.jsonLine) }
+        if let feeds { retain("feeds", KioskCommand.feedsJSON(feeds).serialized) }
     }
 
-    private func retain(_ topic: String, _ value: String) {
-        guard published[topic] != value else { return }
-        if client.publish(MQTTMessage(topic: topic, text: value, retain: true)) { published[topic] = value }
+    private func publishEvent(_ json: String) {
+        client.publish(MQTTMessage(topic: base + "/" + Topic.event, text: json))
+    }
+
+    /// Publishes `value` retained on `base/name`, if it changed.
+    private func retain(_ name: String, _ value: String) {
+        guard published[name] != value else { return }
+        if client.publish(MQTTMessage(topic: base + "/" + name, text: value, retain: true)) { published[name] = value }
     }
 
     /// Goes offline politely at exit (the will is for vanishing).

@@ -131,13 +131,13 @@ public enum KioskRun {
                 let password = try config.mqttPasswordFile.map { try FileContents.text($0, limit: 4096).textLines.first.map { $0.trimmed(" \t\r") } ?? "" }
                 let link = HomeAssistantLink(broker: broker, tls: config.mqttTLS ? .init(caFile: config.mqttCAFile, certificateFile: config.mqttCertificateFile, keyFile: config.mqttKeyFile) : nil, base: config.mqttTopic,
                                              clientID: config.mqttClientID, username: config.mqttUsername,
-                                             password: password, discoveryPrefix: config.mqttDiscovery ? config.mqttDiscoveryPrefix : nil)
+                                             password: password, discoveryPrefix: config.mqttDiscovery ? config.mqttDiscoveryPrefix : nil,
+                                             device: .init(name: config.mqttName ?? (["Radar kiosk"] + [HostName.current()].compactMap { $0 }).joined(separator: " "),
+                                                           hardware: BoardModel.read(), area: config.mqttArea),
+                                             overflightLog: service.overflightLog?.path)
                 service.mqtt = link
                 loop.add(link)
-                screen.changed = { [unowned service] time in
-                    service.mqtt?.observe(service.controller.state, screen: service.controller.screenPower(at: time),
-                                          feeds: service.controller.feed?.sourceStatuses, wallClock: WallClock.now())
-                }
+                screen.changed = { [unowned service] time in service.publishState(at: time) }
                 Log.line("radar-kiosk: mqtt broker \(broker)\(config.mqttTLS ? " over TLS" : ""), topics \(config.mqttTopic)/…" + (config.mqttDiscovery ? ", Home Assistant discovery under \(config.mqttDiscoveryPrefix)/" : ""))
             } catch {
                 Log.line("radar-kiosk: mqtt.password_file: \(error); running without MQTT")

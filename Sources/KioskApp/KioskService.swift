@@ -101,6 +101,12 @@ final class KioskService {
     /// "OVERFLIGHT BAW283 on Virtual-1 …", for systemctl status.
     var status: String { controller.statusLine + " on \(outputNames)" }
 
+    /// Tells home automation what the kiosk shows now, and its screen.
+    func publishState(at time: Double) {
+        mqtt?.observe(controller.state, screen: controller.screen, power: controller.screenPower(at: time),
+                      feeds: controller.feed?.sourceStatuses, wallClock: WallClock.now())
+    }
+
     /// Acts on one event; false stops the kiosk.
     func dispatch(_ event: KioskEvent, at time: Double) -> Bool {
         if case let .signal(signal) = event { return handle(signal, at: time) }
@@ -108,7 +114,7 @@ final class KioskService {
         overflightLog?.observe(controller.state, now: time)
         driveAlertLine()
         screen?.apply(at: time)
-        mqtt?.observe(controller.state, screen: controller.screenPower(at: time), feeds: controller.feed?.sourceStatuses, wallClock: WallClock.now())
+        publishState(at: time)
         let client: CommandClient
         switch event {
         case let .commandLine(_, sender), let .screenshotWritten(_, sender): client = sender

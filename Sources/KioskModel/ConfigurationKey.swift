@@ -205,11 +205,17 @@ public struct ConfigurationKey: Sendable {
         .init("mqtt.password_file", "FILE", "none", "a file holding the broker's password (one line; keep it mode 0640)") {
             $0.mqttPasswordFile = try nonEmpty($1, "mqtt.password_file")
         },
-        .init("mqtt.discovery", "yes|no", "yes", "announce the kiosk to Home Assistant (MQTT discovery): sensors, a screen switch, a brightness number") {
+        .init("mqtt.discovery", "yes|no", "yes", "announce the kiosk to Home Assistant (MQTT discovery): sensors, an overflight event, the screen's switch, mode, brightness and wake") {
             $0.mqttDiscovery = try yesNo($1, "mqtt.discovery")
         },
         .init("mqtt.discovery_prefix", "TOPIC", "homeassistant", "Home Assistant's discovery prefix") {
             $0.mqttDiscoveryPrefix = try topic($1, "mqtt.discovery_prefix")
+        },
+        .init("mqtt.name", "TEXT", "none", "the device's name in Home Assistant, and so the start of its entities' names (two kiosks on one broker need two; none: Radar kiosk and the host name)") {
+            $0.mqttName = try deviceText($1, "mqtt.name")
+        },
+        .init("mqtt.area", "TEXT", "none", "the area Home Assistant suggests for the device (Living room)") {
+            $0.mqttArea = try deviceText($1, "mqtt.area")
         },
         .init("night.from", "HH:MM|sunset[+-N(m|h)]|sunrise[+-N(m|h)]", "none", live: true,
               "when the night begins each day (sunrise and sunset are the station's)") {
@@ -339,6 +345,13 @@ public struct ConfigurationKey: Sendable {
     }
 
     /// A topic to publish under: no wildcards, no leading or trailing slash.
+    /// A name for home automation to show: one line of at most 64 characters, none of them control or invisible.
+    static func deviceText(_ value: String, _ key: String) throws -> String {
+        let text = try nonEmpty(value.trimmed(" \t"), key)
+        if let problem = ShownText.problem(text, maximumLength: 64) { throw ConfigurationError("\(key): \(problem)") }
+        return text
+    }
+
     static func topic(_ value: String, _ key: String) throws -> String {
         guard !value.isEmpty, value.utf8.count <= 128, !value.hasPrefix("/"), !value.hasSuffix("/"),
               value.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0 != "+" && $0 != "#" && $0.asciiValue! >= 0x20 }) else {

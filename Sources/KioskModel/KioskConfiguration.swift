@@ -171,6 +171,10 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var mqttPasswordFile: String?
     public var mqttDiscovery = true
     public var mqttDiscoveryPrefix = "homeassistant"
+    /// The device's name in Home Assistant; nil: "Radar kiosk" and the host name.
+    public var mqttName: String?
+    /// The area Home Assistant suggests for the device.
+    public var mqttArea: String?
     /// A fixed range for the dial, NM; nil steps with the traffic.
     public var trafficRangeNM: Double?
     public var keyboard = KeyboardChoice.auto

@@ -8,6 +8,12 @@ import subprocess
 from waiting import wait_for
 
 
+# The Home Assistant configurations the kiosk publishes (HomeAssistantDiscovery.swift),
+# and at most how many retained messages it keeps under its own topic.
+DISCOVERY_CONFIGS = 15
+RETAINED_TOPICS = 12
+
+
 def start_mosquitto(conf, port, log_path):
     """mosquitto on `conf`, accepting on 127.0.0.1:`port`; its output appended to `log_path`."""
     log = open(log_path, "a")

@@ -17,7 +17,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from waiting import wait_for  # noqa: E402
 from recording import GET_ANSWER_LIMIT, p99  # noqa: E402
 from control import command, stop  # noqa: E402
-from broker import start_mosquitto, retained  # noqa: E402
+from broker import DISCOVERY_CONFIGS, start_mosquitto, retained  # noqa: E402
 from mqttwire import publish, remaining_length  # noqa: E402
 
 kiosk = sys.argv[1]
@@ -280,8 +280,8 @@ try:
     online = wait_for(lambda: retained(AUTH, f"{BASE}/status", 1, 3).get(f"{BASE}/status") == "online", 30)
     check("online on its broker at the end, in spite of the faked offline and the takeovers",
           online and alive and sent["takeovers"] >= (1 if minutes >= 0.75 else 0), f"({sent['takeovers']} takeovers)")
-    configs = wait_for(lambda: (lambda c: c if len(c) == 8 and "Owned" not in "".join(c.values()) else None)(
-        retained(AUTH, f"homeassistant/+/{BASE}/+/config", 9, 2)), 20)
+    configs = wait_for(lambda: (lambda c: c if len(c) == DISCOVERY_CONFIGS and "Owned" not in "".join(c.values()) else None)(
+        retained(AUTH, f"homeassistant/+/{BASE}/+/config", DISCOVERY_CONFIGS + 1, 2)), 20)
     check("only the kiosk's own discovery is left at the end, in spite of the fakes", bool(configs),
           f"({sorted(retained(AUTH, f'homeassistant/+/{BASE}/+/config', 60, 2))[:12]})")
 finally:

@@ -11,7 +11,7 @@ from waiting import wait_for  # noqa: E402
 from control import command, stop  # noqa: E402
 from loopback import free_port  # noqa: E402
 from testca import make_ca, make_certificate  # noqa: E402
-from broker import start_mosquitto, retained as broker_retained  # noqa: E402
+from broker import DISCOVERY_CONFIGS, start_mosquitto, retained as broker_retained  # noqa: E402
 
 kiosk = sys.argv[1]
 work = tempfile.mkdtemp(prefix="rk-mqtt-tls-")
@@ -75,9 +75,9 @@ try:
     k = Kiosk("trusted", f"mqtts://localhost:{PORT}", os.path.join(work, "ca.pem"))
     kiosks.append(k)
     connected = wait_for(lambda: "mqtt connected" in k.text(), 15)
-    configs = retained("homeassistant/#", 8)
+    configs = retained("homeassistant/#", DISCOVERY_CONFIGS)
     check("over TLS, with the test's authority trusted: connected and Home Assistant's discovery retained",
-          connected and len(configs) == 8 and "over TLS" in k.text(), f"({len(configs)} configurations) " + " / ".join(k.lines("mqtt")))
+          connected and len(configs) == DISCOVERY_CONFIGS and "over TLS" in k.text(), f"({len(configs)} configurations) " + " / ".join(k.lines("mqtt")))
     subprocess.run(["mosquitto_pub", *TLS, "-t", f"{BASE}/command", "-m", '{"cmd":"set","state":{"mode":"overflight"}}'],
                    check=True, capture_output=True)
     shown = wait_for(lambda: command(k.sock, '{"cmd":"get"}').get("state", {}).get("mode") == "overflight", 10)

@@ -13,7 +13,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from waiting import wait_for  # noqa: E402
 from recording import GET_ANSWER_LIMIT, frame_times, p99  # noqa: E402
 from control import command, stop  # noqa: E402
-from broker import start_mosquitto, retained as broker_retained  # noqa: E402
+from broker import DISCOVERY_CONFIGS, RETAINED_TOPICS, start_mosquitto, retained as broker_retained  # noqa: E402
 
 kiosk = sys.argv[1]
 work = tempfile.mkdtemp(prefix="rk-mqtt-")
@@ -101,15 +101,16 @@ try:
     events_log = open(os.path.join(work, "events"), "w+")
     watcher = subprocess.Popen(["mosquitto_sub", *AUTH, "-v", "-t", f"{BASE}/event", "-t", f"{BASE}/reply"],
                                stdout=events_log, stderr=subprocess.DEVNULL)
-    configs = retained("homeassistant/#", 8)
+    configs = retained("homeassistant/#", DISCOVERY_CONFIGS)
     parsed = {t: json.loads(p) for t, p in configs.items()}
     kinds = sorted(t.split("/")[1] for t in parsed)
     switch = parsed.get(f"homeassistant/switch/{BASE}/screen/config", {})
     check("Home Assistant discovery: one device with sensors, a screen switch and a brightness number, retained",
-          connected and len(parsed) == 8 and kinds.count("sensor") == 5 and "binary_sensor" in kinds and "number" in kinds
+          connected and len(parsed) == DISCOVERY_CONFIGS and kinds.count("sensor") == 8 and "binary_sensor" in kinds and "number" in kinds
           and switch.get("command_topic") == f"{BASE}/screen/set" and all(c.get("device", {}).get("identifiers") == [BASE] for c in parsed.values())
-          and all(c.get("availability_topic") == f"{BASE}/status" for c in parsed.values()), f"({', '.join(sorted(configs))})")
-    state = retained(f"{BASE}/#", 5)
+          and all(c.get("availability_topic", (c.get("availability") or [{}])[0].get("topic")) == f"{BASE}/status" for c in parsed.values()),
+          f"({', '.join(sorted(configs))})")
+    state = retained(f"{BASE}/#", RETAINED_TOPICS)
     check("the state, overhead, screen and availability are retained", state.get(f"{BASE}/state") == '{"mode":"standby"}'
           and state.get(f"{BASE}/overhead") == "OFF" and state.get(f"{BASE}/screen") == "ON" and state.get(f"{BASE}/status") == "online", str(state))
 
@@ -144,7 +145,7 @@ try:
     reply, _ = k.get()
     publish(f"{BASE}/brightness/set", "40")
     publish(f"{BASE}/screen/set", "AUTO")
-    back = wait_for(lambda: retained(f"{BASE}/#", 5).get(f"{BASE}/brightness") == "40", 10)
+    back = wait_for(lambda: retained(f"{BASE}/#", RETAINED_TOPICS).get(f"{BASE}/brightness") == "40", 10)
     check("TOPIC/screen/set and TOPIC/brightness/set: the screen goes off and back at 40 %, said on TOPIC/screen and TOPIC/brightness",
           off and reply and reply.get("screen", {}).get("power") == "off" and back and retained(f"{BASE}/screen", 1).get(f"{BASE}/screen") == "ON",
           f"(get said {reply and reply.get('screen')})")
@@ -156,11 +157,11 @@ try:
     lost = wait_for(lambda: "retrying" in k.text(), 15)
     broker = start_broker()
     again = wait_for(lambda: k.text().count("mqtt connected") >= 2, 30)
-    state = retained(f"{BASE}/#", 5)
-    configs = retained("homeassistant/#", 8)
+    state = retained(f"{BASE}/#", RETAINED_TOPICS)
+    configs = retained("homeassistant/#", DISCOVERY_CONFIGS)
     check("the broker killed and started again: the kiosk reconnects and its state and discovery are retained again",
           lost and again and state.get(f"{BASE}/status") == "online" and state.get(f"{BASE}/state") == '{"mode":"standby"}'
-          and len(configs) == 8 and k.proc.poll() is None,
+          and len(configs) == DISCOVERY_CONFIGS and k.proc.poll() is None,
           next((line for line in k.text().splitlines() if "retrying" in line), "(no failure logged)"))
 
     # A flood: 20,000 commands as fast as mosquitto_pub sends them. The kiosk
@@ -251,11 +252,11 @@ try:
                                           "device": {"identifiers": [BASE]}})], check=True)
 
         def discovery():
-            return retained(f"homeassistant/+/{BASE}/+/config", 9, 2)
+            return retained(f"homeassistant/+/{BASE}/+/config", DISCOVERY_CONFIGS + 1, 2)
         put_back = wait_for(lambda: discovery().get(f"homeassistant/switch/{BASE}/screen/config") == ours
                             and f"homeassistant/button/{BASE}/quit/config" not in discovery(), 10)
         check("discovery faked by another client (a switch rewired, a quit button added to the kiosk's device) is put back and the extra removed, in one line",
-              ours and put_back and len(discovery()) == 8 and r.text().count("changed the kiosk's Home Assistant discovery") == 1,
+              ours and put_back and len(discovery()) == DISCOVERY_CONFIGS and r.text().count("changed the kiosk's Home Assistant discovery") == 1,
               f"({sorted(discovery())}) " + next((l for l in r.text().splitlines() if "discovery (" in l), "(nothing said)"))
         check("retained commands are not acted on, a 200 kB one is passed over, and the next command is taken",
               connected and said and still == "standby" and acted and r.text().count("mqtt connected") == 1,

@@ -55,6 +55,8 @@ import Input
     mqtt.password_file = /etc/radar-kiosk/mqtt-password
     mqtt.discovery = no
     mqtt.discovery_prefix = ha
+    mqtt.name = Hall kiosk
+    mqtt.area = Hall
     traffic.range_nm = 10
     night.from = sunset+30m
     night.until = 06:45
@@ -105,7 +107,7 @@ import Input
         #expect(!c.showsTraffic && c.trafficRangeNM == 10)
         #expect(c.mqttBroker == NetworkAddress(host: "::1", port: 1884) && c.mqttTopic == "home/radar" && c.mqttClientID == "radar-hall"
                 && c.mqttUsername == "kiosk" && c.mqttPasswordFile == "/etc/radar-kiosk/mqtt-password" && !c.mqttDiscovery
-                && c.mqttDiscoveryPrefix == "ha")
+                && c.mqttDiscoveryPrefix == "ha" && c.mqttName == "Hall kiosk" && c.mqttArea == "Hall")
         #expect(c.facing == 225 && c.stationElevationFeet == 80)
         #expect(c.mqttTLS && c.mqttCAFile == "/etc/radar-kiosk/broker-ca.pem" && c.mqttCertificateFile == "/etc/radar-kiosk/kiosk.pem"
                 && c.mqttKeyFile == "/etc/radar-kiosk/kiosk.key")

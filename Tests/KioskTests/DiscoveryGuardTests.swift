@@ -5,7 +5,8 @@ import XCTest
 /// Another client on the broker rewrites the kiosk's Home Assistant discovery:
 /// what was ours is put back, what was never ours is emptied, at a bounded rate.
 final class DiscoveryGuardTests: XCTestCase {
-    private let messages = HomeAssistantDiscovery.messages(prefix: "homeassistant", base: "radar-kiosk", deviceID: "hall")
+    private let messages = HomeAssistantDiscovery.messages(prefix: "homeassistant", base: "radar-kiosk", deviceID: "hall",
+                                                                   device: .init(name: "Hall kiosk"), version: "0.9.0")
 
     func testItCoversOnlyConfigurationsUnderTheKiosksOwnDevice() {
         let guarding = DiscoveryGuard(prefix: "homeassistant", deviceID: "hall", messages: messages)

@@ -174,3 +174,30 @@ import Glibc
         #expect(Backoff.delay(first: 2, longest: 60, failuresInARow: 10_000) == 60)
     }
 }
+
+/// The board as home automation's device page names it.
+@Suite struct BoardModelTests {
+    private func tree(_ files: [String: [UInt8]]) throws -> String {
+        let root = "/tmp/board-model-\(getpid())-\(files.count)"
+        for (path, bytes) in files {
+            var dir = ""
+            for part in (root + path).split(separator: "/").dropLast() {
+                dir += "/" + part
+                mkdir(dir, 0o755)
+            }
+            let file = try FileDescriptor.open(root + path, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+            try file.writeAll(String(decoding: bytes, as: UTF8.self))
+        }
+        return root
+    }
+
+    @Test func theDeviceTreeNamesAPiAndTheFirmwareAPC() throws {
+        let pi = try tree(["/proc/device-tree/model": Array("Raspberry Pi 4 Model B Rev 1.4".utf8) + [0]])
+        #expect(BoardModel.read(root: pi) == "Raspberry Pi 4 Model B Rev 1.4")
+        let pc = try tree(["/sys/class/dmi/id/product_name": Array("NUC11TNHi5\n".utf8), "/sys/class/dmi/id/sys_vendor": Array("Intel(R) Client Systems\n".utf8)])
+        #expect(BoardModel.read(root: pc) == "Intel(R) Client Systems NUC11TNHi5")
+        let hostile = try tree(["/proc/device-tree/model": Array("Pi\u{1b}[2J\nforged line".utf8) + [0, 65]])
+        #expect(BoardModel.read(root: hostile).map { !$0.contains("\n") && !$0.contains("\u{1b}") } == true)
+        #expect(BoardModel.read(root: "/nonexistent-root") == nil)
+    }
+}
