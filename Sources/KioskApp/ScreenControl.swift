@@ -15,8 +15,9 @@ import SystemIO
 final class ScreenControl: EventSource {
     /// Every output's tick: all are blanked, lit and dimmed together.
     var ticks: [FrameTick]
-    var schedule: NightSchedule?
-    var station: GeoPoint?
+    /// A new schedule or station (a reload) is read at the next turn, not when the old one said to look again (up to 30 s).
+    var schedule: NightSchedule? { didSet { nextCheck = 0 } }
+    var station: GeoPoint? { didSet { nextCheck = 0 } }
     let calendar: LocalCalendar
     let backlight: Backlight?
     /// The backlight's level at start, put back at exit.

@@ -500,6 +500,44 @@ def storm_section(k):
 
 
 with_kiosk(storm_section, "sighup-storm", conf=("# " + "x" * 1000 + "\n") * 500)
+
+
+# A reload every 50 ms, the night alternately around now and away from it (a
+# home-automation script toggling the schedule, say): the loop holds, and
+# whatever the last file says is what the screen does, night or day.
+def night_flip_section(k):
+    def clock(t):
+        return time.strftime("%H:%M", time.localtime(t))
+    now = time.time()
+    night = f"night.from = {clock(now - 3600)}\nnight.until = {clock(now + 3600)}\n"
+    day = f"night.from = {clock(now + 3600)}\nnight.until = {clock(now + 7200)}\n"
+    base = open(k.conf).read()
+
+    def write(schedule):
+        open(k.conf + ".next", "w").write(base + schedule)
+        os.rename(k.conf + ".next", k.conf)
+        os.kill(k.proc.pid, signal.SIGHUP)
+
+    def brightness():
+        reply, _ = k.get()
+        return reply and reply.get("screen", {}).get("brightness")
+
+    def flip(stop):
+        turn = 0
+        while not stop.is_set():
+            write(night if turn % 2 else day)
+            turn += 1
+            stop.wait(0.05)
+    under_attack("a reload every 50 ms, the night schedule alternately on and off (dimmed at night)", k, flip, 8)
+    write(night)
+    dimmed = wait_for(lambda: brightness() == 30, 5)
+    write(day)
+    lit = wait_for(lambda: brightness() == 100, 5)
+    check("after the flipping, the last file's schedule holds: dimmed for a night around now, full for a day",
+          dimmed and lit, f"(brightness now {brightness()}) " + k.text()[-200:])
+
+
+with_kiosk(night_flip_section, "night-flip", conf="night.screen = dim\nnight.brightness = 30\n")
 huge_conf = os.path.join(work, "huge.conf")
 with open(huge_conf, "w") as f:
     f.write("display = headless\n" + ("# " + "x" * 1000 + "\n") * 15_000)

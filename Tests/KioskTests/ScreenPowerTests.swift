@@ -230,6 +230,23 @@ import SystemIO
         #expect(throws: DisplayError.self) { try Backlight(directory: panel) }
     }
 
+    /// A reloaded schedule is read at the next turn: the old one had said to
+    /// look again in up to 30 s, and a night set around now would wait that long.
+    @Test func aNewScheduleIsReadAtOnce() throws {
+        let tick = FrameTick(controller: KioskController(layout: KioskLayout(width: 320, height: 240)), renderer: KioskRenderer(fonts: try FontSet()),
+                             presenter: try HeadlessDisplay(width: 320, height: 240, refreshRate: 60))
+        let local = WallClock.local(WallClock.now())
+        let minutes = local.hour * 60 + local.minute
+        func clock(_ m: Int) -> ClockTime { ClockTime(anchor: .midnight, offsetMinutes: ((m % 1440) + 1440) % 1440) }
+        let control = ScreenControl(ticks: [tick], schedule: NightSchedule(from: clock(minutes + 120), until: clock(minutes + 180)),
+                                    station: nil, backlight: nil)
+        #expect(control.service(now: 100).isEmpty, "day now")
+        #expect((control.nextWake ?? 0) > 100 + 25, "the next look is far off: \(String(describing: control.nextWake))")
+        control.schedule = NightSchedule(from: clock(minutes - 60), until: clock(minutes + 60))
+        #expect((control.nextWake ?? .infinity) <= 101)
+        #expect(control.service(now: 101).contains { if case .night(true) = $0 { true } else { false } })
+    }
+
     /// Without a backlight, night darkens the picture: every frame, the
     /// sweep-only ones included, is the full-brightness frame darkened once.
     @Test func aDimmedPictureStaysRightWhileTheSweepMoves() throws {
