@@ -119,6 +119,10 @@ public enum KioskRun {
             loop.add(log)
             Log.line("radar-kiosk: logging overflights to \(path)")
         }
+        let corner = StandbyCorner(choice: config.standbyInfo, units: config.units, logPath: service.overflightLog?.path,
+                                   unwritten: { [unowned service] in service.overflightLog?.unwritten ?? [] })
+        service.standbyCorner = corner
+        loop.add(corner)
         let screen = ScreenControl(ticks: service.loop.ticks, schedule: config.night, station: config.station ?? interpreter.map { $0.selector.settings.station },
                                    backlight: backlight(config.backlight))
         controller.screen = config.screen

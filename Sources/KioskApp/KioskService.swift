@@ -31,6 +31,7 @@ final class KioskService {
     var screen: ScreenControl?
     /// The kiosk on an MQTT broker, when configured.
     var mqtt: HomeAssistantLink?
+    var standbyCorner: StandbyCorner?
     private var alertDriven = false
     let screenshots: ScreenshotWriter
     private let output = StandardOutputReplies()
@@ -111,7 +112,8 @@ final class KioskService {
     func dispatch(_ event: KioskEvent, at time: Double) -> Bool {
         if case let .signal(signal) = event { return handle(signal, at: time) }
         var response = controller.handle(event, at: time)
-        overflightLog?.observe(controller.state, now: time)
+        if overflightLog?.observe(controller.state, now: time) != nil { standbyCorner?.overflightEnded() }
+        standbyCorner?.isShown = controller.state.mode == .standby
         driveAlertLine()
         screen?.apply(at: time)
         publishState(at: time)
@@ -206,6 +208,7 @@ final class KioskService {
             controller.keyMap = live.keyMap
             controller.screen.adoptSettings(from: live.screen)
             screen?.schedule = live.night
+            standbyCorner?.choice = live.standbyInfo
             if let station = live.station { screen?.station = station }
             controller.setStationView(facing: live.facing, elevationFeet: live.stationElevationFeet, at: loop.now)
             screenshots.directory = configuration.screenshotDirectory

@@ -16,7 +16,7 @@ final class OverflightLog: EventSource {
     var flushInterval = 600.0
     var rotateBytes = 1 << 20
     private var tracker = OverflightTracker()
-    private var waiting: [String] = []
+    private var waiting: [Overflight] = []
     private var firstWaitingAt: Double?
     private var failedOnce = false
 
@@ -30,18 +30,23 @@ final class OverflightLog: EventSource {
         return []
     }
 
-    /// Follows the state shown (loop time `now` for the batch timer).
-    func observe(_ state: KioskState, now: Double) {
-        guard let done = tracker.observe(state, at: WallClock.now()) else { return }
-        waiting.append(done.jsonLine)
+    /// The overflights ended but not written yet (they go in batches).
+    var unwritten: [Overflight] { waiting }
+
+    /// Follows the state shown (loop time `now` for the batch timer); returns the overflight it ended, if any.
+    @discardableResult
+    func observe(_ state: KioskState, now: Double) -> Overflight? {
+        guard let done = tracker.observe(state, at: WallClock.now()) else { return nil }
+        waiting.append(done)
         if waiting.count > batchSize * 4 { waiting.removeFirst(waiting.count - batchSize * 4) }
         firstWaitingAt = firstWaitingAt ?? now
         if waiting.count >= batchSize { flush() }
+        return done
     }
 
     /// Ends the overflight shown (the kiosk is stopping) and writes what waits.
     func close() {
-        if let done = tracker.observe(.standby, at: WallClock.now()) { waiting.append(done.jsonLine) }
+        if let done = tracker.observe(.standby, at: WallClock.now()) { waiting.append(done) }
         flush()
     }
 
@@ -54,7 +59,7 @@ final class OverflightLog: EventSource {
             // exit, whose SIGTERM waits on the loop) until something read it.
             let file = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, mode: 0o644)
             guard file.isRegularFile else { throw FileContentsError("not a regular file") }
-            let bytes = Array((waiting.joined(separator: "\n") + "\n").utf8)
+            let bytes = Array((waiting.map(\.jsonLine).joined(separator: "\n") + "\n").utf8)
             // A write cut short (the disk full) is taken back: a torn line
             // would swallow the next one, and the retry would write its
             // start a second time.

@@ -157,6 +157,14 @@ public struct ConfigurationKey: Sendable {
         .init("alerts.gpio_active_low", "yes|no", "no", "the alert line is active when low") {
             $0.alertGPIOActiveLow = try yesNo($1, "alerts.gpio_active_low")
         },
+        .init("standby.info", "clock,today|clock|today|none", "clock,today", live: true,
+              "standby's corner: the local time, and today's overflights from the overflight log (how many, the lowest, the closest, the last)") {
+            let parts = $1.lowercased().split(separator: ",").map { $0.trimmed(" \t") }
+            guard !parts.isEmpty, parts == ["none"] || (Set(parts).isSubset(of: ["clock", "today"]) && Set(parts).count == parts.count) else {
+                throw ConfigurationError("standby.info: expected clock,today, clock, today or none, not '\(ExternalText.oneLine($1, maximumBytes: 40))'")
+            }
+            $0.standbyInfo = StandbyInfoChoice(showsClock: parts.contains("clock"), showsToday: parts.contains("today"))
+        },
         .init("traffic", "yes|no", "yes", "the aircraft around as blips on the sweeping dial (with a feed)") {
             $0.showsTraffic = try yesNo($1, "traffic")
         },

@@ -79,11 +79,17 @@ public enum KioskCommand: Equatable, Sendable {
     /// `{"ok":true,"state":{...},"animating":false,"screen":"on"}`, and with
     /// a feed `"feeds":[{"name":"...","live":true}]`.
     public static func stateReply(_ state: KioskState, animating: Bool, screen: ScreenPower, feeds: [FeedSourceStatus]? = nil,
-                                  blips: [(address: String, x: Double, y: Double)] = []) -> String {
+                                  blips: [(address: String, x: Double, y: Double)] = [], standbyInfo: StandbyInfo = .none) -> String {
         var screenJSON: [String: JSONValue] = ["power": .string(screen.isOn ? "on" : "off")]
         if case let .on(brightness) = screen { screenJSON["brightness"] = .number((brightness * 100).rounded()) }
         var reply: [String: JSONValue] = ["ok": .bool(true), "state": state.json, "animating": .bool(animating), "screen": .object(screenJSON)]
         if let feeds { reply["feeds"] = feedsJSON(feeds) }
+        // What standby's corner says (shown in standby only).
+        if standbyInfo != .none {
+            var corner: [String: JSONValue] = ["lines": .array(standbyInfo.lines.map(JSONValue.string))]
+            if let clock = standbyInfo.clock { corner["clock"] = .string(clock) }
+            reply["standby_info"] = .object(corner)
+        }
         // Where each blip is drawn on the first output now (px): what a tap there chooses.
         if !blips.isEmpty {
             reply["blips"] = .array(blips.map { .object(["address": .string($0.address), "x": .number($0.x.rounded()), "y": .number($0.y.rounded())]) })

@@ -153,6 +153,8 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var screen = ScreenPolicy()
     public var backlight = BacklightChoice.auto
     public var showsTraffic = true
+    /// What standby's corner shows.
+    public var standbyInfo = StandbyInfoChoice.clockAndToday
     public var mqttBroker: NetworkAddress?
     /// The broker is reached over TLS (mqtts://, or mqtt.tls = yes).
     public var mqttTLS = false

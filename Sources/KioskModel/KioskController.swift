@@ -73,6 +73,18 @@ public final class KioskController {
         requestRepaint()
     }
 
+    /// What standby's corner says: the clock and today's overflights.
+    public private(set) var standbyInfo = StandbyInfo.none
+
+    /// Shows `info` in standby's corner, at once (no transition: it changes at the minute).
+    public func setStandbyInfo(_ info: StandbyInfo, at time: Double) {
+        guard info != standbyInfo else { return }
+        standbyInfo = info
+        var transaction = Transaction()
+        transaction.disablesAnimations = true
+        for view in views { view.showState(transaction: transaction, at: time) }
+    }
+
     /// The range the dial's rings stand for, NM: the traffic's, or the fixed 20.
     public var dialRangeNM: Double { showsTraffic ? traffic.rangeNM : KioskScene.dialRangeNM }
 
@@ -159,6 +171,9 @@ public final class KioskController {
         case let .night(night):
             screen.setNight(night)
             return Response(log: ["radar-kiosk: " + (night ? "night begins" : "night ends")])
+        case let .standbyInfo(info):
+            setStandbyInfo(info, at: time)
+            return Response()
         case .feedDeadline:
             var log: [String] = []
             let next = feed?.reevaluate(now: time, log: { log.append($0) })
@@ -347,7 +362,7 @@ public final class KioskController {
             var blips: [(address: String, x: Double, y: Double)] = []
             view.forEachMark { target, x, y in if case let .traffic(address) = target { blips.append((address, x, y)) } }
             return Response(reply: KioskCommand.stateReply(state, animating: animating, screen: screenPower(at: time),
-                                                           feeds: feed?.sourceStatuses, blips: blips))
+                                                           feeds: feed?.sourceStatuses, blips: blips, standbyInfo: standbyInfo))
         case let .screenshot(path):
             return Response(screenshotPath: path)
         case let .screen(power, brightness):

@@ -21,6 +21,8 @@ public enum KioskEvent: Sendable {
     case scripted(KioskCommand)
     /// The night schedule began or ended a night.
     case night(Bool)
+    /// What standby's corner says now (the minute turned, the overflight log changed).
+    case standbyInfo(StandbyInfo)
     /// What the feed produced.
     case feed([FeedEvent])
     /// The feed's hold deadline came: the choice is worked out again.

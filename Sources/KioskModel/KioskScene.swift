@@ -66,7 +66,7 @@ public enum KioskScene {
     public static func leaves(for state: KioskState, shown: Aircraft?, layout: KioskLayout,
                               measure: TextMeasuring? = nil, units: DisplayUnits = DisplayUnits(),
                               rangeNM: Double = dialRangeNM, attribution: String? = nil, facing: Double? = nil,
-                              stationElevationFeet: Double = 0) -> [LeafDescription] {
+                              stationElevationFeet: Double = 0, standbyInfo: StandbyInfo = .none) -> [LeafDescription] {
         let facingDegrees = facing ?? 0
         let overflight = state.mode == .overflight
         let cardOpacity = overflight ? 1.0 : 0.0
@@ -161,6 +161,8 @@ public enum KioskScene {
                                       transition: aircraftTransition, contentTransition: .numericTextValue(look?.elevationDegrees.rounded() ?? 0),
                                       animationOverride: cardAnimation, isDecorative: !lookShown))
 
+        standbyCorner(standbyInfo, overflight: overflight, layout: layout, measure: measure, into: &leaves)
+
         let note = state.note ?? ""
         leaves.append(LeafDescription(id: NodeID("note"), frame: textFrame(x: 40 * layout.scale, baseline: layout.height - 30 * layout.scale,
                                                                           size: layout.textSize(24, scale: layout.scale)),
@@ -175,6 +177,36 @@ public enum KioskScene {
                                           isDecorative: overflight))
         }
         return leaves
+    }
+
+    /// Standby's quiet corner, right-aligned at the top right where the dial
+    /// leaves room: the local time, and today's figures under it. It fades out
+    /// as the dial glides to the card and back in once the dial has returned.
+    /// Its text changes at the minute without a transition: a clock that
+    /// cross-faded or rolled each minute would be the busiest thing in the room.
+    static func standbyCorner(_ info: StandbyInfo, overflight: Bool, layout: KioskLayout, measure: TextMeasuring?,
+                              into leaves: inout [LeafDescription]) {
+        let animation: (animation: Animation?, value: Int) = overflight ? (Animation.easeOut(duration: cardFadeOut), 1)
+            : (Animation.easeIn(duration: 0.3).delay(cardFadeOut + 0.5), 0)
+        let right = layout.width - 40 * layout.scale
+        let dial = layout.dialFrame(.standby)
+        // Beside the dial in landscape; above it, on the status word's right half, in portrait.
+        let left = layout.isPortrait ? layout.width / 2 : dial.maxX + 16 * layout.scale
+        let width = max(right - left, 0)
+        let clockSize = layout.textSize(36, scale: layout.scale), lineSize = layout.textSize(22, scale: layout.scale)
+        var baseline = layout.statusOrigin(.standby).baseline
+        let clock = info.clock ?? ""
+        leaves.append(LeafDescription(id: NodeID("standby/clock"), frame: textFrame(x: right, baseline: baseline, size: clockSize),
+                                      opacity: overflight || clock.isEmpty ? 0 : 1, content: .text(clock), style: KioskStyle.clock.leafStyle,
+                                      contentTransition: .identity, animationOverride: animation, isDecorative: overflight || clock.isEmpty))
+        if !clock.isEmpty { baseline += lineSize * 1.6 }
+        for i in 0..<StandbyInfo.maximumLines {
+            let line = i < info.lines.count ? fitted(info.lines[i], size: lineSize, width: width, measure: measure) : ""
+            baseline += lineSize * 1.35
+            leaves.append(LeafDescription(id: NodeID("standby/today\(i)"), frame: textFrame(x: right, baseline: baseline, size: lineSize),
+                                          opacity: overflight || line.isEmpty ? 0 : 1, content: .text(line), style: KioskStyle.today.leafStyle,
+                                          contentTransition: .identity, animationOverride: animation, isDecorative: overflight || line.isEmpty))
+        }
     }
 
     /// A text leaf's frame: x at its anchor, top at baseline − size, height = the em size in px.

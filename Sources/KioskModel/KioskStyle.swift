@@ -9,6 +9,8 @@ public enum KioskStyle: Int, Sendable, CaseIterable {
     case credit
     /// Which of several aircraft overhead the card shows ("2/3"), at its top right.
     case place
+    /// Standby's corner: the local time, and today's overflights under it.
+    case clock, today
 
     /// The style as the animation core carries it.
     public var leafStyle: LeafStyle { LeafStyle(rawValue) }

@@ -31,7 +31,7 @@ public final class KioskView {
     private func leaves() -> [LeafDescription] {
         KioskScene.leaves(for: controller.state, shown: controller.shownAircraft, layout: layout, measure: controller.measure, units: controller.units,
                           rangeNM: controller.dialRangeNM, attribution: controller.attribution,
-                          facing: controller.facing, stationElevationFeet: controller.stationElevationFeet)
+                          facing: controller.facing, stationElevationFeet: controller.stationElevationFeet, standbyInfo: controller.standbyInfo)
     }
 
     // MARK: following the controller

@@ -49,7 +49,8 @@ public final class KioskRenderer: TextMeasuring {
         // give the comma and the space a digit's width as the mono face did.
         case .rowValue: return (fonts.regular, Color(hex: 0xE8F1F2), .right)
         case .note: return (fonts.regular, Color(hex: 0xF2C46C), .left)
-        case .credit, .place: return (fonts.regular, Color(hex: 0x9FB3BF), .right)
+        case .credit, .place, .today: return (fonts.regular, Color(hex: 0x9FB3BF), .right)
+        case .clock: return (fonts.regular, Color(hex: 0xE8F1F2), .right)
         case .dial, .marker, .card, .alertCard: return (fonts.regular, Color(hex: 0xE8F1F2), .left)
         }
     }

@@ -30,10 +30,11 @@ public enum Audit {
 
     /// Problems found for one size and state, one line each.
     public static func problems(width: Int, height: Int, state: KioskState, fonts: FontSet, units: DisplayUnits = DisplayUnits(),
-                                facing: Double? = nil) -> [String] {
+                                facing: Double? = nil, standbyInfo: StandbyInfo = .none) -> [String] {
         let renderer = KioskRenderer(fonts: fonts)
         let controller = KioskController(layout: KioskLayout(width: width, height: height), initial: state, measure: renderer, units: units)
         controller.setStationView(facing: facing, elevationFeet: 0, at: 0)
+        controller.setStandbyInfo(standbyInfo, at: 0)
         _ = controller.frameNeeded(at: 0)
         return problems(in: controller.renderList, layout: controller.layout, renderer: renderer,
                         place: "\(width)x\(height) \(state.mode.rawValue)" + (facing.map { " facing \(Int($0))°" } ?? ""))
@@ -95,6 +96,20 @@ public enum Audit {
                 let left = look.alignment == .right ? item.frame.x - advance : item.frame.x
                 if left < card.x || left + advance > card.maxX {
                     found.append("\(place): \(item.id) runs past the card (\(Int(left))...\(Int(left + advance)) against \(Int(card.x))...\(Int(card.maxX)))")
+                }
+            }
+            // Standby's corner stays on the screen and off the dial's disc.
+            if item.id.path.hasPrefix("standby/"), case let .text(text) = item.content,
+               let dial = items.first(where: { KioskStyle($0.style) == .dial })?.frame {
+                let advance = renderer.width(of: text, style: style, size: item.frame.height)
+                let left = look.alignment == .right ? item.frame.x - advance : item.frame.x
+                if left < 0 || left + advance > layout.width || item.frame.y < 0 || item.frame.maxY > layout.height {
+                    found.append("\(place): \(item.id) runs off the screen (\(Int(left))...\(Int(left + advance)))")
+                }
+                let r = dial.width / 2
+                let nx = min(max(dial.midX, left), left + advance), ny = min(max(dial.midY, item.frame.y), item.frame.maxY)
+                if (nx - dial.midX) * (nx - dial.midX) + (ny - dial.midY) * (ny - dial.midY) < r * r {
+                    found.append("\(place): \(item.id) reaches onto the dial (\(Int(left))...\(Int(left + advance)))")
                 }
             }
             // The height the text is drawn at, measured in pixels: its capitals
@@ -168,14 +183,26 @@ public enum Audit {
         return state
     }()
 
+    /// Standby's corner with every line as long as it gets: a busy day's
+    /// count, the longest callsigns, the longest numbers in `units`.
+    static func longestStandbyInfo(_ units: DisplayUnits) -> StandbyInfo {
+        var day = OverflightDay(day: "today")
+        var overflight = Overflight(start: 0, end: 0, callsign: "WMWMWMWM")
+        overflight.lowestFeet = 88_888
+        overflight.closestNM = 888.8
+        for _ in 0..<8888 { day.add(overflight, dayOf: { _ in "today" }) }
+        return StandbyInfo(.clockAndToday, hour: 8, minute: 48, today: day, now: 88 * 60, units: units)
+    }
+
     public static func run(_ args: ParsedArguments) throws -> Int32 {
         let fonts = try FontSet(directory: args.value("--fonts"))
         let sizes = try (args.all("--size").isEmpty ? sizes : args.all("--size")).map { try parseSize($0) }
         var total = 0
         for size in sizes {
             for state in [KioskState.standby, sampleOverflight, longestOverflight, alertOverflight] {
-                for units in state.mode == .standby ? [DisplayUnits()] : unitChoices {
-                    let problems = problems(width: size.width, height: size.height, state: state, fonts: fonts, units: units)
+                for units in unitChoices {
+                    let problems = problems(width: size.width, height: size.height, state: state, fonts: fonts, units: units,
+                                            standbyInfo: longestStandbyInfo(units))
                     total += problems.count
                     for p in problems { print(p) }
                     if problems.isEmpty {

@@ -26,3 +26,24 @@ GET_ANSWER_LIMIT = 0.25
 def p99(values):
     values = sorted(values)
     return values[min(len(values) - 1, int(len(values) * 0.99))] if values else float("inf")
+
+
+def last_frame_luma(path):
+    """The luma plane of the last whole frame of a recording, read from its end (a long recording is not read whole)."""
+    with open(path, "rb") as f:
+        header = f.readline()
+        fields = dict((x[:1], x[1:]) for x in header.split()[1:])
+        w, h = int(fields[b"W"]), int(fields[b"H"])
+        size = w * h * 3 // 2
+        f.seek(0, 2)
+        end = f.tell()
+        f.seek(max(len(header), end - 2 * (size + 200)))
+        tail = f.read()
+    start = len(tail)
+    while True:
+        start = tail.rfind(b"FRAME", 0, start)
+        if start < 0:
+            return None
+        body = tail.index(b"\n", start) + 1
+        if body + size <= len(tail):
+            return tail[body:body + w * h]

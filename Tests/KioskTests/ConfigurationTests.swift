@@ -44,6 +44,7 @@ import Input
     units.distance = km
     units.flight_levels_above = 6000
     traffic = no
+    standby.info = clock
     mqtt.broker = [::1]:1884
     mqtt.ca_file = /etc/radar-kiosk/broker-ca.pem
     mqtt.tls = yes
@@ -104,7 +105,7 @@ import Input
         #expect(c.night == NightSchedule(from: ClockTime(anchor: .sunset, offsetMinutes: 30), until: ClockTime(anchor: .midnight, offsetMinutes: 6 * 60 + 45)))
         #expect(c.screen.nightAction == .dim && c.screen.nightBrightness == 0.2 && c.screen.overheadOnly && c.screen.lingerSeconds == 90)
         #expect(c.backlight == .directory("/sys/class/backlight/10-0045"))
-        #expect(!c.showsTraffic && c.trafficRangeNM == 10)
+        #expect(!c.showsTraffic && c.trafficRangeNM == 10 && c.standbyInfo == StandbyInfoChoice(showsClock: true, showsToday: false))
         #expect(c.mqttBroker == NetworkAddress(host: "::1", port: 1884) && c.mqttTopic == "home/radar" && c.mqttClientID == "radar-hall"
                 && c.mqttUsername == "kiosk" && c.mqttPasswordFile == "/etc/radar-kiosk/mqtt-password" && !c.mqttDiscovery
                 && c.mqttDiscoveryPrefix == "ha" && c.mqttName == "Hall kiosk" && c.mqttArea == "Hall")
@@ -153,7 +154,7 @@ import Input
         #expect(c.keys == ["space": .toggle, "o": .overflight, "s": .standby, "n": .next, "q": .quit, "w": .wake])
         #expect(c.night == nil && c.screen == ScreenPolicy() && c.screen.nightAction == .off && c.screen.nightBrightness == 0.3
                 && !c.screen.overheadOnly && c.screen.lingerSeconds == 60 && c.backlight == .auto)
-        #expect(c.showsTraffic && c.trafficRangeNM == nil)
+        #expect(c.showsTraffic && c.trafficRangeNM == nil && c.standbyInfo == .clockAndToday)
         #expect(c.mqttBroker == nil && c.mqttTopic == "radar-kiosk" && c.mqttClientID == "radar-kiosk" && c.mqttUsername == nil
                 && c.mqttDiscovery && c.mqttDiscoveryPrefix == "homeassistant")
         // And the help text says the same for every key whose default is a value.
@@ -172,6 +173,15 @@ import Input
         #expect(c.keys["q"] == .toggle)
         let (_, nonsense) = KioskConfiguration.parse("# comment first\r\nnonsense here\r\n", name: "k.conf")
         #expect(nonsense == ["k.conf:2: expected KEY = VALUE, not 'nonsense here'"])
+    }
+
+    @Test func theStandbyCornerAndHomeAssistantNamesAreChecked() {
+        let (_, problems) = KioskConfiguration.parse("standby.info = clock,clock\nmqtt.name = Hall\u{202E}kiosk\nmqtt.area = \n", name: "k.conf")
+        #expect(problems == ["k.conf:1: standby.info: expected clock,today, clock, today or none, not 'clock,clock'",
+                             "k.conf:2: mqtt.name: contains U+202E, a control or invisible formatting character",
+                             "k.conf:3: mqtt.area: needs a value"], "\(problems)")
+        let (c, none) = KioskConfiguration.parse("standby.info = none\n", name: "k.conf")
+        #expect(none.isEmpty && c.standbyInfo == .nothing)
     }
 
     @Test func numbersAreDecimalsOnly() {

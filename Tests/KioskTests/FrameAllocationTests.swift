@@ -31,6 +31,19 @@ import Feed
         #expect(n == 0, "\(n) allocations in 60 sweeping frames")
     }
 
+    /// Standby's corner shown (the clock, today's four lines): its text is
+    /// laid out when it changes, at the minute, and costs the sweep nothing.
+    @Test(.enabled(if: AllocationCounting.works, Comment(rawValue: AllocationCounting.why)))
+    func sweepingFramesWithTheStandbyCornerAllocateNothing() throws {
+        let tick = try tick(800, 480)
+        tick.controller.setStandbyInfo(Audit.longestStandbyInfo(DisplayUnits()), at: 0)
+        var t = 0.0
+        for _ in 0..<30 { tick.draw(at: t); t += 1.0 / 60 }
+        let n = AllocationCounting.count { for _ in 0..<60 { tick.draw(at: t); t += 1.0 / 60 } }
+        #expect(tick.controller.renderList.contains { $0.id.path == "standby/today3" && $0.opacity > 0.99 })
+        #expect(n == 0, "\(n) allocations in 60 sweeping frames with the corner shown")
+    }
+
     /// Fifty aircraft moving on the sweeping dial, across feed updates (the
     /// update, an event, may allocate; the frames between may not).
     @Test(.enabled(if: AllocationCounting.works, Comment(rawValue: AllocationCounting.why)))

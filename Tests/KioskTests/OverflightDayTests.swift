@@ -1,4 +1,3 @@
-@testable import KioskApp
 import Foundation
 import KioskModel
 import SystemIO
