@@ -13,8 +13,9 @@ overflight event firing once per overflight, two kiosks on one broker as two
 devices, the will, and restarts of the kiosk, the broker and Home Assistant.
 Home Assistant's log must hold no warning or error naming the kiosk.
 Usage: homeassistant.py PATH/radar-kiosk"""
-import glob, json, os, shutil, signal, socket, subprocess, sys, tempfile, threading, time, urllib.request
+import glob, json, os, shutil, signal, socket, subprocess, sys, tempfile, threading, time, urllib.parse, urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from loopback import Tally, free_port  # noqa: E402
 from waiting import wait_for, wait_until_steady  # noqa: E402
 from control import command, stop  # noqa: E402
 from broker import start_mosquitto  # noqa: E402
@@ -24,21 +25,10 @@ PAHO_VERSION = "2.1.0"   # what HA_VERSION's MQTT integration asks for
 kiosk_binary = sys.argv[1]
 cache = os.environ.get("RADAR_KIOSK_CACHE", "/var/cache/radar-kiosk")
 work = tempfile.mkdtemp(prefix="rk-ha-")
-passed = failed = 0
+tally = Tally()
+check = tally.check
 
 
-def check(name, ok, detail=""):
-    global passed, failed
-    passed, failed = (passed + 1, failed) if ok else (passed, failed + 1)
-    print(f"{'ok' if ok else 'FAIL'}: {name} {detail}".rstrip(), flush=True)
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def python313():
@@ -167,7 +157,6 @@ def http(method, path, body=None, form=None, auth=True):
         return {"http_error": error.code, "body": error.read().decode()[:300]}
 
 
-import urllib.parse  # noqa: E402
 
 
 def onboard():
@@ -479,7 +468,7 @@ try:
           f"(counted {value('input_number.overflights')})")
 
     problems = ha_log_problems()
-    check("Home Assistant's log holds no warning or error naming the kiosk or MQTT", not problems, "\n  ".join([""] + problems[:10]))
+    check("Home Assistant's log holds no warning or error naming the kiosk", not problems, "\n  ".join([""] + problems[:10]))
 except Exception as error:
     check("the Home Assistant test ran to its end", False, repr(error))
 finally:
@@ -493,8 +482,8 @@ finally:
         broker.kill()
         broker.wait()
 
-print(f"homeassistant: {passed} passed, {failed} failed")
-if failed:
+print(f"homeassistant: {tally.passed} passed, {tally.failed} failed")
+if tally.failed:
     print(f"(kept for a look: {work})")
     sys.exit(1)
 shutil.rmtree(work, ignore_errors=True)

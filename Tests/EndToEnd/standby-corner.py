@@ -6,20 +6,17 @@ is on the screen within a second; `standby.info = none` shows nothing there.
 Usage: standby-corner.py PATH/radar-kiosk"""
 import json, os, shutil, subprocess, sys, tempfile, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from loopback import Tally  # noqa: E402
 from waiting import wait_for  # noqa: E402
 from control import command, stop  # noqa: E402
 from recording import frame_times, last_frame_luma  # noqa: E402
 
 kiosk = sys.argv[1]
 work = tempfile.mkdtemp(prefix="rk-corner-")
-passed = failed = 0
+tally = Tally()
+check = tally.check
 W, H = 800, 480
 
-
-def check(name, ok, detail=""):
-    global passed, failed
-    passed, failed = (passed + 1, failed) if ok else (passed, failed + 1)
-    print(f"{'ok' if ok else 'FAIL'}: {name} {detail}".rstrip(), flush=True)
 
 
 now = time.time()
@@ -112,8 +109,8 @@ finally:
     if proc:
         stop(proc)
 
-print(f"standby-corner: {passed} passed, {failed} failed")
-if failed:
+print(f"standby-corner: {tally.passed} passed, {tally.failed} failed")
+if tally.failed:
     print(f"(kept for a look: {work})")
     sys.exit(1)
 shutil.rmtree(work, ignore_errors=True)
