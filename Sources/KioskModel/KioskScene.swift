@@ -101,7 +101,8 @@ public enum KioskScene {
                                       style: (alert == nil ? KioskStyle.card : .alertCard).leafStyle, animationOverride: cardAnimation, isDecorative: !overflight))
 
         // Status word: its identity is the word, so a change removes one and inserts the other.
-        let word = overflight ? alert ?? (state.selected ? "SELECTED" : "OVERFLIGHT") : "STANDBY"
+        // An aircraft on the ground (where overhead.include_ground lets one through) is not flying over.
+        let word = overflight ? alert ?? (state.selected ? "SELECTED" : aircraft?.onGround == true ? "ON GROUND" : "OVERFLIGHT") : "STANDBY"
         let origin = layout.statusOrigin(state.mode)
         let statusSize = layout.textSize(28, scale: overflight ? s : layout.scale)
         leaves.append(LeafDescription(id: NodeID("status", id: word), frame: textFrame(x: origin.x, baseline: origin.baseline, size: statusSize),
@@ -249,7 +250,8 @@ public enum KioskScene {
 
     /// The four values with the number each rolls by.
     static func valueTexts(_ a: Aircraft?, units: DisplayUnits = DisplayUnits()) -> [(text: String, number: Double)] {
-        let bearing = a?.bearingDegrees.map { ("\(Int($0.rounded()) % 360)°", $0) } ?? ("—", 0)
+        // North is 360°, as a compass card and a controller say it: 359.6° is not "0°".
+        let bearing = a?.bearingDegrees.map { ("\(Int($0.rounded()) % 360 == 0 ? 360 : Int($0.rounded()))°", $0) } ?? ("—", 0)
         return [units.altitudeText(a), units.speedText(a?.groundSpeedKnots), units.distanceText(a?.distanceNM), bearing]
     }
 }
