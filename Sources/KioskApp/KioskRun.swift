@@ -90,6 +90,7 @@ public enum KioskRun {
         controller.showsTraffic = config.showsTraffic && interpreter != nil
         controller.gpioAction = config.gpioAction
         controller.traffic.setFixedRange(config.trafficRangeNM, at: 0)
+        controller.setSweep(config.sweep, at: 0)
         for shown in presenters { Log.line("radar-kiosk: showing on \(shown.name)" + (headless?.recorder.map { ", recording to \($0.path)" } ?? "")) }
         let timeZone = getenv("TZ").map { String(cString: $0) }
         if let problem = TimeZoneSetting.problem(timeZone, zoneDirectory: getenv("TZDIR").map { String(cString: $0) } ?? "/usr/share/zoneinfo") {

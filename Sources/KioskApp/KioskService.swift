@@ -209,6 +209,7 @@ final class KioskService {
             controller.screen.adoptSettings(from: live.screen)
             screen?.schedule = live.night
             standbyCorner?.choice = live.standbyInfo
+            controller.setSweep(live.sweep, at: loop.now)
             if let station = live.station { screen?.station = station }
             controller.setStationView(facing: live.facing, elevationFeet: live.stationElevationFeet, at: loop.now)
             screenshots.directory = configuration.screenshotDirectory

@@ -157,6 +157,16 @@ public struct ConfigurationKey: Sendable {
         .init("alerts.gpio_active_low", "yes|no", "no", "the alert line is active when low") {
             $0.alertGPIOActiveLow = try yesNo($1, "alerts.gpio_active_low")
         },
+        .init("sweep", "wedge|line|off", "wedge", live: true,
+              "standby's sweep: a wedge fading behind its edge, the edge alone, or none (then a standby screen draws nothing until something changes)") {
+            $0.sweep.style = try choice($1, "sweep")
+        },
+        .init("sweep.period_s", "SECONDS", "6", live: true, "how long the sweep takes to turn once") {
+            $0.sweep.periodSeconds = try number($1, "sweep.period_s", 2...60)
+        },
+        .init("sweep.opacity", "PERCENT", "60", live: true, "how bright the sweep is, of its full brightness") {
+            $0.sweep.opacity = try number($1.hasSuffix("%") ? String($1.dropLast()) : $1, "sweep.opacity", 5...100) / 100
+        },
         .init("standby.info", "clock,today|clock|today|none", "clock,today", live: true,
               "standby's corner: the local time, and today's overflights from the overflight log (how many, the lowest, the closest, the last)") {
             let parts = $1.lowercased().split(separator: ",").map { $0.trimmed(" \t") }

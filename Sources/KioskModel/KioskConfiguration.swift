@@ -153,6 +153,8 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var screen = ScreenPolicy()
     public var backlight = BacklightChoice.auto
     public var showsTraffic = true
+    /// How standby's dial sweeps.
+    public var sweep = SweepSettings()
     /// What standby's corner shows.
     public var standbyInfo = StandbyInfoChoice.clockAndToday
     public var mqttBroker: NetworkAddress?

@@ -88,8 +88,15 @@ public final class KioskController {
     /// The range the dial's rings stand for, NM: the traffic's, or the fixed 20.
     public var dialRangeNM: Double { showsTraffic ? traffic.rangeNM : KioskScene.dialRangeNM }
 
-    /// Sweep speed: one turn every four seconds.
-    public static let sweepDegreesPerSecond = 90.0
+    /// How standby's dial sweeps: its look, speed and brightness.
+    public private(set) var sweep = SweepSettings()
+
+    /// Sweeps as `settings` say from `time` (at start, or a reload).
+    public func setSweep(_ settings: SweepSettings, at time: Double) {
+        guard settings != sweep else { return }
+        sweep = settings
+        for view in views { view.sweepChanged(at: time) }
+    }
 
     /// Fits the card's lines to its width (the renderer); without it, a character budget.
     public let measure: TextMeasuring?

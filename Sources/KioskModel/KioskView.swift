@@ -39,7 +39,7 @@ public final class KioskView {
     /// Shows the controller's state as it now is, under `transaction`. A
     /// face turning back to standby sweeps again from this moment.
     func showState(transaction: Transaction, at time: Double) {
-        if controller.state.mode == .standby { timeline.setPaused(false, at: time) }
+        if controller.state.mode == .standby && controller.sweep.sweeps { timeline.setPaused(false, at: time) }
         graph.update(to: leaves(), transaction: transaction, at: time)
         sceneChanged = true
     }
@@ -81,7 +81,10 @@ public final class KioskView {
         }
         lastSampleTime = time
         // The face is still once the dial has settled on the overflight layout: the sweep pauses.
-        if controller.state.mode == .overflight && !graph.isAnimating(KioskScene.dialID) { timeline.setPaused(true, at: time) }
+        // With no sweep at all (sweep = off), a settled standby draws nothing either.
+        if (controller.state.mode == .overflight || !controller.sweep.sweeps) && !graph.isAnimating(KioskScene.dialID) {
+            timeline.setPaused(true, at: time)
+        }
     }
 
     /// The sampled scene, in paint order (valid after `frameNeeded`).
@@ -89,7 +92,14 @@ public final class KioskView {
 
     /// The sweep's bearing at the last sample, from the timeline's date.
     public var sweepBearing: Double {
-        (timeline.date(at: lastSampleTime) * KioskController.sweepDegreesPerSecond).truncatingRemainder(dividingBy: 360)
+        (timeline.date(at: lastSampleTime) * controller.sweep.degreesPerSecond).truncatingRemainder(dividingBy: 360)
+    }
+
+    /// The controller's sweep settings changed: a sweep turned on runs in
+    /// standby, and the whole picture is drawn again in the new look.
+    func sweepChanged(at time: Double) {
+        if controller.state.mode == .standby && controller.sweep.sweeps { timeline.setPaused(false, at: time) }
+        needsFullFrame = true
     }
 
     /// Whether the sweep's timeline runs (the loop keeps drawing while it does).

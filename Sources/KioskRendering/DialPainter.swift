@@ -16,8 +16,10 @@ public struct DialPainter {
         /// Length scale (1 at the reference's 1080p dial).
         public var scale: Float
         public var sweepBearing: Float
-        /// 1 while sweeping, 0 when the still face has replaced the sweep.
+        /// 1 while sweeping, 0 when the still face has replaced the sweep (the kiosk's calmer sweep less).
         public var sweepOpacity: Float
+        /// The sweep's bright edge alone, without the wedge fading behind it.
+        public var sweepEdgeOnly = false
         public var showsBlips: Bool
         /// The aircraft on the still face: bearing, fraction of the range, opacity.
         public var marker: (bearing: Float, range: Float, opacity: Float)?
@@ -135,11 +137,13 @@ public struct DialPainter {
         canvas.opacity = saved * p.sweepOpacity
         // Conic ramp: transparent at theta - 60, a 0.55 at theta, held a little
         // past it for the edge's antialiased pixels.
-        path.removeAll()
-        path.addPie(center: c, radius: R, startAngle: Self.angle(bearing: theta - 60), endAngle: Self.angle(bearing: theta))
-        canvas.fill(path, with: .gradient(.conic(center: c, startAngle: Self.angle(bearing: theta - 60), stops: GradientStops(
-            GradientStop(0, bright.withAlpha(0)), GradientStop(1.0 / 6, bright.withAlpha(0.55)),
-            GradientStop(0.5, bright.withAlpha(0.55)), GradientStop(0.5, bright.withAlpha(0))))))
+        if !p.sweepEdgeOnly {
+            path.removeAll()
+            path.addPie(center: c, radius: R, startAngle: Self.angle(bearing: theta - 60), endAngle: Self.angle(bearing: theta))
+            canvas.fill(path, with: .gradient(.conic(center: c, startAngle: Self.angle(bearing: theta - 60), stops: GradientStops(
+                GradientStop(0, bright.withAlpha(0)), GradientStop(1.0 / 6, bright.withAlpha(0.55)),
+                GradientStop(0.5, bright.withAlpha(0.55)), GradientStop(0.5, bright.withAlpha(0))))))
+        }
         path.removeAll()
         path.move(to: c)
         path.line(to: Self.polar(c, theta, R))

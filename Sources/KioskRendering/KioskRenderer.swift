@@ -61,6 +61,11 @@ public final class KioskRenderer: TextMeasuring {
         return Double(text.shaper.shape(string, font: font).advance)
     }
 
+    /// How the dial sweeps (the controller's, set by the frame tick before each
+    /// frame). The sweep cache holds the dial without its sweep, so a change
+    /// needs no whole frame: the next sweep frame redraws the old sweep's box and the new.
+    public var sweep = SweepSettings()
+
     public init(fonts: FontSet, text: TextRenderer = TextRenderer()) {
         self.fonts = fonts
         self.text = text
@@ -257,6 +262,8 @@ public final class KioskRenderer: TextMeasuring {
                                        showsBlips: false, marker: nil, rangeLabels: traffic?.rangeLabels ?? ("5", "10", "15"))
         p.rangeLabelColor = DialPainter.rangeLabelColor
         p.facing = Float(DialChannels(item.custom).facingDegrees)
+        p.sweepOpacity *= sweep.sweeps ? Float(sweep.opacity) : 0
+        p.sweepEdgeOnly = sweep.style == .line
         return p
     }
 

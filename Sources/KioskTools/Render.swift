@@ -12,7 +12,8 @@ import SystemIO
 /// live kiosk draws it; or, with `--feed FILE.json --station LAT,LON`, the
 /// card the kiosk shows for a receiver's snapshot, with the traffic on the
 /// dial (drawn a second after the snapshot came, unless `--at` says when);
-/// `--facing` turns the dial as `station.facing_deg` does.
+/// `--facing` turns the dial as `station.facing_deg` does; `--overflight-log`
+/// puts standby's corner as it reads 12 minutes after the log's last overflight.
 public enum Render {
     public static func run(_ args: ParsedArguments) throws -> Int32 {
         let out = try args.required("--out", "FILE.png")
@@ -27,6 +28,7 @@ public enum Render {
                                          measure: renderer)
         let view = try stationView(args)
         controller.setStationView(facing: view.facing, elevationFeet: view.stationElevationFeet, at: 0)
+        if let log = args.value("--overflight-log") { controller.setStandbyInfo(try standbyInfo(log: log), at: 0) }
         if from != nil { controller.apply(target, at: 0) }
         if let feed {
             controller.feed = feed.interpreter
@@ -47,6 +49,16 @@ public enum Render {
         } ?? ": nothing overhead"
         print("wrote \(out) (\(size.width)x\(size.height), \(from == nil ? "state" : "transition at \(at) s")\(shown))")
         return 0
+    }
+
+    /// Standby's corner for the overflight log at `path`, 12 minutes after its last overflight ended (local time).
+    static func standbyInfo(log path: String) throws -> StandbyInfo {
+        // A day after every line: read back to the first line, which gives the last overflight.
+        guard let last = OverflightDay(log: path, today: "9999-12-31").last else { throw ArgumentError("\(path): no overflight in the log") }
+        let now = last.end + 12 * 60
+        let local = WallClock.local(now)
+        return StandbyInfo(.clockAndToday, hour: local.hour, minute: local.minute, today: OverflightDay(log: path, today: WallClock.day(now)),
+                           now: now, units: DisplayUnits())
     }
 
     /// `--facing DEGREES|POINT` and `--elevation FEET`, read as the

@@ -38,6 +38,7 @@ enum RadarKioskCommand {
             .init("--elevation", value: "FEET", "the station's height above sea level (station.elevation_ft)"),
             .init("--from", value: "FILE.json", "the state the transition starts from"),
             .init("--at", value: "SECONDS", "time since the transition started"),
+            .init("--overflight-log", value: "FILE", "standby's corner as it reads 12 minutes after this log's last overflight"),
             pictureSize, pngOut,
             fonts,
         ]),

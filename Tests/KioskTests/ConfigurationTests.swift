@@ -45,6 +45,9 @@ import Input
     units.flight_levels_above = 6000
     traffic = no
     standby.info = clock
+    sweep = line
+    sweep.period_s = 10
+    sweep.opacity = 40%
     mqtt.broker = [::1]:1884
     mqtt.ca_file = /etc/radar-kiosk/broker-ca.pem
     mqtt.tls = yes
@@ -105,7 +108,8 @@ import Input
         #expect(c.night == NightSchedule(from: ClockTime(anchor: .sunset, offsetMinutes: 30), until: ClockTime(anchor: .midnight, offsetMinutes: 6 * 60 + 45)))
         #expect(c.screen.nightAction == .dim && c.screen.nightBrightness == 0.2 && c.screen.overheadOnly && c.screen.lingerSeconds == 90)
         #expect(c.backlight == .directory("/sys/class/backlight/10-0045"))
-        #expect(!c.showsTraffic && c.trafficRangeNM == 10 && c.standbyInfo == StandbyInfoChoice(showsClock: true, showsToday: false))
+        #expect(!c.showsTraffic && c.trafficRangeNM == 10 && c.standbyInfo == StandbyInfoChoice(showsClock: true, showsToday: false)
+                && c.sweep == SweepSettings(style: .line, periodSeconds: 10, opacity: 0.4))
         #expect(c.mqttBroker == NetworkAddress(host: "::1", port: 1884) && c.mqttTopic == "home/radar" && c.mqttClientID == "radar-hall"
                 && c.mqttUsername == "kiosk" && c.mqttPasswordFile == "/etc/radar-kiosk/mqtt-password" && !c.mqttDiscovery
                 && c.mqttDiscoveryPrefix == "ha" && c.mqttName == "Hall kiosk" && c.mqttArea == "Hall")
@@ -154,7 +158,7 @@ import Input
         #expect(c.keys == ["space": .toggle, "o": .overflight, "s": .standby, "n": .next, "q": .quit, "w": .wake])
         #expect(c.night == nil && c.screen == ScreenPolicy() && c.screen.nightAction == .off && c.screen.nightBrightness == 0.3
                 && !c.screen.overheadOnly && c.screen.lingerSeconds == 60 && c.backlight == .auto)
-        #expect(c.showsTraffic && c.trafficRangeNM == nil && c.standbyInfo == .clockAndToday)
+        #expect(c.showsTraffic && c.trafficRangeNM == nil && c.standbyInfo == .clockAndToday && c.sweep == SweepSettings())
         #expect(c.mqttBroker == nil && c.mqttTopic == "radar-kiosk" && c.mqttClientID == "radar-kiosk" && c.mqttUsername == nil
                 && c.mqttDiscovery && c.mqttDiscoveryPrefix == "homeassistant")
         // And the help text says the same for every key whose default is a value.
