@@ -192,5 +192,19 @@ proc.send_signal(signal.SIGTERM)
 proc.wait(10)
 print(f"idle: {woke} wakeups and {used} CPU ticks in 5 s", file=sys.stderr)
 check("an idle kiosk sleeps: no wakeups in 5 s", woke <= 1 and used == 0, f"{woke} wakeups, {used} ticks")
+
+# Standby with no sweep (sweep = off) and no corner sleeps as well: nothing moves, nothing is drawn.
+still = os.path.join(work, "still.conf")
+open(still, "w").write("display = headless\nsize = 320x240\nrefresh = 30\nkeyboard = none\nsweep = off\nstandby.info = none\n")
+proc = subprocess.Popen([kiosk, "run", "--config", still], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                        env={k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "WATCHDOG_USEC")})
+wait_until_steady(switches, 1.0, 30)
+before, ticks = switches(), cpu_ticks()
+time.sleep(5)
+woke, used = switches() - before, cpu_ticks() - ticks
+proc.stdin.close()
+proc.send_signal(signal.SIGTERM)
+proc.wait(10)
+check("standby without a sweep sleeps: no wakeups in 5 s", woke <= 1 and used == 0, f"{woke} wakeups, {used} ticks")
 print(f"service: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
