@@ -87,18 +87,19 @@ public enum KioskScene {
         // Its aircraft marker: a leaf of that aircraft's, at its bearing and
         // distance, the bearing turned as the dial is (the top is the facing).
         let identity = aircraft?.callsign ?? "unknown"
+        let alert = overflight ? aircraft?.alert : nil
+        let alertLevel = alert.map(AlertLevel.init)
         if let aircraft, let bearing = aircraft.bearingDegrees, let distance = aircraft.distanceNM {
             let range = min(max(distance, 0) / rangeNM, 1) * dial.width / 2
             let angle = (bearing - facingDegrees) * .pi / 180
             leaves.append(LeafDescription(id: NodeID("dial/marker", id: identity),
                                           frame: AnimatableRect(x: dial.midX + sin(angle) * range, y: dial.midY - cos(angle) * range, width: 0, height: 0),
-                                          opacity: overflight ? 1 : 0, content: .custom, style: KioskStyle.marker.leafStyle,
+                                          opacity: overflight ? 1 : 0, content: .custom, style: (alertLevel?.markerStyle ?? .marker).leafStyle,
                                           transition: aircraftTransition, animationOverride: dialAnimation, isDecorative: true))
         }
 
-        let alert = overflight ? aircraft?.alert : nil
         leaves.append(LeafDescription(id: NodeID("card/background"), frame: card, opacity: cardOpacity,
-                                      style: (alert == nil ? KioskStyle.card : .alertCard).leafStyle, animationOverride: cardAnimation, isDecorative: !overflight))
+                                      style: (alertLevel?.cardStyle ?? .card).leafStyle, animationOverride: cardAnimation, isDecorative: !overflight))
 
         // Status word: its identity is the word, so a change removes one and inserts the other.
         // An aircraft on the ground (where overhead.include_ground lets one through) is not flying over.
@@ -106,7 +107,7 @@ public enum KioskScene {
         let origin = layout.statusOrigin(state.mode)
         let statusSize = layout.textSize(28, scale: overflight ? s : layout.scale)
         leaves.append(LeafDescription(id: NodeID("status", id: word), frame: textFrame(x: origin.x, baseline: origin.baseline, size: statusSize),
-                                      content: .text(word), style: (alert == nil ? KioskStyle.status : .alertStatus).leafStyle,
+                                      content: .text(word), style: (alertLevel?.statusStyle ?? .status).leafStyle,
                                       transition: overflight ? aircraftTransition : statusTransition))
 
         let x = card.x + 40 * s

@@ -3,7 +3,9 @@ import AnimationCore
 /// The renderer's styles for the scene's leaves.
 public enum KioskStyle: Int, Sendable, CaseIterable {
     case dial, marker, card, status, callsign, route, rowLabel, rowValue, note
-    /// The card and its title when the aircraft is an alert (emergency, military, watched).
+    /// The card, its title and the aircraft's mark for an alert of urgency
+    /// (amber: 7600, minimum fuel), of distress (red: 7500, 7700) and of
+    /// interest (a calm blue: military, watched); see `AlertLevel`.
     case alertCard, alertStatus
     /// The credit a data source's terms ask for, small in standby's corner.
     case credit
@@ -11,6 +13,8 @@ public enum KioskStyle: Int, Sendable, CaseIterable {
     case place
     /// Standby's corner: the local time, and today's overflights under it.
     case clock, today
+    case distressCard, distressStatus, interestCard, interestStatus
+    case alertMarker, distressMarker, interestMarker
 
     /// The style as the animation core carries it.
     public var leafStyle: LeafStyle { LeafStyle(rawValue) }
@@ -18,5 +22,11 @@ public enum KioskStyle: Int, Sendable, CaseIterable {
     public init?(_ style: LeafStyle) { self.init(rawValue: style.rawValue) }
 
     /// Whether leaves of this style are text.
-    public var isText: Bool { self != .dial && self != .marker && self != .card && self != .alertCard }
+    public var isText: Bool { !isCard && !isMarker && self != .dial }
+
+    /// Whether leaves of this style are the card's background (of any alert level).
+    public var isCard: Bool { self == .card || self == .alertCard || self == .distressCard || self == .interestCard }
+
+    /// Whether leaves of this style are the shown aircraft's mark on the dial.
+    public var isMarker: Bool { self == .marker || self == .alertMarker || self == .distressMarker || self == .interestMarker }
 }

@@ -150,7 +150,7 @@ public final class KioskView {
             case .dial:
                 let dx = x - center.x, dy = y - center.y
                 if dx * dx + dy * dy <= radius * radius { return .dial }
-            case .card, .alertCard:
+            case _ where style.isCard:
                 if box.contains(x: x, y: y) { return .card }
             default:
                 break

@@ -52,22 +52,23 @@ public struct DialPainter {
     public static let referenceRangeLabelColor = Color(hex: 0x5E9C86)
     /// The kiosk's ring labels (the traffic's ranges): 5.3:1 on the disc's centre.
     public static let rangeLabelColor = Color(hex: 0x6AAE95)
-    static let bright = Color(hex: 0x6CFFB5)
+    public static let bright = Color(hex: 0x6CFFB5)
     private var path = Path()
 
     public init() {}
 
     /// An aircraft on the dial: a line from the centre to the rim along its
     /// bearing, and a bright blip at its range (0...1 of the radius).
+    /// `color` is the mark's: the sweep's green, or an alert's colour.
     public mutating func drawMarker(center c: Point, radius R: Float, scale s: Float, bearing: Float, range: Float, opacity: Float,
-                                    in canvas: Canvas) {
+                                    color: Color = DialPainter.bright, in canvas: Canvas) {
         let saved = canvas.opacity
         canvas.opacity = saved * opacity
         path.removeAll()
         path.move(to: c)
         path.line(to: Self.polar(c, bearing, R))
-        canvas.stroke(path, style: StrokeStyle(width: 1.5 * s), with: .solid(Self.bright.withAlpha(0.45)))
-        drawBlip(at: Self.polar(c, bearing, R * range), scale: s * 1.6, in: canvas)
+        canvas.stroke(path, style: StrokeStyle(width: 1.5 * s), with: .solid(color.withAlpha(0.45)))
+        drawBlip(at: Self.polar(c, bearing, R * range), scale: s * 1.6, color: color, in: canvas)
         canvas.opacity = saved
     }
 
@@ -234,18 +235,19 @@ public struct DialPainter {
     public static let trafficGlowRadius: Float = 8
 
     /// A glow (radial ramp to transparent) and a solid dot.
-    private mutating func drawBlip(at q: Point, scale s: Float, in canvas: Canvas) {
-        drawGlowAndDot(at: q, glow: 14 * s, glowAlpha: 0.4, dot: 4 * s, in: canvas)
+    private mutating func drawBlip(at q: Point, scale s: Float, color: Color = DialPainter.bright, in canvas: Canvas) {
+        drawGlowAndDot(at: q, glow: 14 * s, glowAlpha: 0.4, dot: 4 * s, color: color, in: canvas)
     }
 
     /// A blip of any size: a radial ramp from `glowAlpha` to transparent, and a solid dot.
-    private mutating func drawGlowAndDot(at q: Point, glow: Float, glowAlpha: Float, dot: Float, in canvas: Canvas) {
+    private mutating func drawGlowAndDot(at q: Point, glow: Float, glowAlpha: Float, dot: Float, color: Color = DialPainter.bright,
+                                         in canvas: Canvas) {
         path.removeAll()
         path.addCircle(center: q, radius: glow)
         canvas.fill(path, with: .gradient(.radial(center: q, radius: glow, stops: GradientStops(
-            GradientStop(0, Self.bright.withAlpha(glowAlpha)), GradientStop(1, Self.bright.withAlpha(0))))))
+            GradientStop(0, color.withAlpha(glowAlpha)), GradientStop(1, color.withAlpha(0))))))
         path.removeAll()
         path.addCircle(center: q, radius: dot)
-        canvas.fill(path, with: .solid(Self.bright))
+        canvas.fill(path, with: .solid(color))
     }
 }

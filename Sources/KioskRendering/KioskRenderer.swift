@@ -34,13 +34,27 @@ public final class KioskRenderer: TextMeasuring {
     static let cardFill = Color(hex: 0x121C26, alpha: 0.92)
     static let cardStroke = Color(hex: 0x2FA37A, alpha: 0.5)
     static let alertColor = Color(hex: 0xFFB347)
+    /// Distress (7500, 7700): red, 5.5:1 on the card.
+    static let distressColor = Color(hex: 0xFF5A5F)
+    /// Interest (military, watched): a calm blue, no alarm.
+    static let interestColor = Color(hex: 0x7CC4FF)
+
+    /// The colour of an alert style's level.
+    static func alertColor(_ style: KioskStyle) -> Color? {
+        switch style {
+        case .alertCard, .alertStatus, .alertMarker: return alertColor
+        case .distressCard, .distressStatus, .distressMarker: return distressColor
+        case .interestCard, .interestStatus, .interestMarker: return interestColor
+        default: return nil
+        }
+    }
 
     /// The colour and face of each text style; the audit reads these too.
     public func textStyle(_ style: KioskStyle) -> (face: FontFace, color: Color, alignment: TextAlignment) {
         switch style {
         case .status: return (fonts.regular, Color(hex: 0x6CFFB5), .left)
         // Amber, not the status green: an alert reads as one across the room.
-        case .alertStatus: return (fonts.bold, Self.alertColor, .left)
+        case .alertStatus, .distressStatus, .interestStatus: return (fonts.bold, Self.alertColor(style) ?? Self.alertColor, .left)
         case .callsign: return (fonts.regular, Color(hex: 0xE8F1F2), .left)
         case .route: return (fonts.regular, Color(hex: 0x9FB3BF), .left)
         case .rowLabel: return (fonts.regular, Color(hex: 0x9FB3BF), .left)
@@ -51,7 +65,8 @@ public final class KioskRenderer: TextMeasuring {
         case .note: return (fonts.regular, Color(hex: 0xF2C46C), .left)
         case .credit, .place, .today: return (fonts.regular, Color(hex: 0x9FB3BF), .right)
         case .clock: return (fonts.regular, Color(hex: 0xE8F1F2), .right)
-        case .dial, .marker, .card, .alertCard: return (fonts.regular, Color(hex: 0xE8F1F2), .left)
+        case .dial, .marker, .card, .alertCard, .distressCard, .interestCard, .alertMarker, .distressMarker, .interestMarker:
+            return (fonts.regular, Color(hex: 0xE8F1F2), .left)
         }
     }
 
@@ -102,9 +117,9 @@ public final class KioskRenderer: TextMeasuring {
             canvas.resetDamage()
             switch style {
             case .dial: drawDial(item, sweepBearing: sweepBearing, minimumTextSize: minimumTextSize, in: canvas)
-            case .marker: drawMarker(item, in: canvas)
+            case .marker, .alertMarker, .distressMarker, .interestMarker: drawMarker(item, color: Self.alertColor(style), in: canvas)
             case .card: drawCard(item, stroke: Self.cardStroke, width: 1, in: canvas)
-            case .alertCard: drawCard(item, stroke: Self.alertColor, width: 3, in: canvas)
+            case .alertCard, .distressCard, .interestCard: drawCard(item, stroke: Self.alertColor(style) ?? Self.alertColor, width: 3, in: canvas)
             default: drawText(item, style: style, in: canvas)
             }
             if style != .dial && drawnDial != nil { drawnAfterDial = drawnAfterDial.union(canvas.damage) }
@@ -336,12 +351,12 @@ public final class KioskRenderer: TextMeasuring {
     private var drawnDial: (center: Point, radius: Float, scale: Float)?
 
     /// An aircraft's marker: its leaf's frame is the blip's place; the line runs from the dial's centre through it.
-    private func drawMarker(_ item: RenderItem, in canvas: Canvas) {
+    private func drawMarker(_ item: RenderItem, color: Color?, in canvas: Canvas) {
         guard let (c, radius, s) = drawnDial, radius > 0 else { return }
         let dx = Float(item.frame.x) - c.x, dy = Float(item.frame.y) - c.y
         let bearing = atan2f(dx, -dy) * 180 / .pi
         dial.drawMarker(center: c, radius: radius, scale: s, bearing: bearing, range: min((dx * dx + dy * dy).squareRoot() / radius, 1),
-                        opacity: 1, in: canvas)
+                        opacity: 1, color: color ?? DialPainter.bright, in: canvas)
     }
 
     private func drawCard(_ item: RenderItem, stroke: Color, width: Float, in canvas: Canvas) {

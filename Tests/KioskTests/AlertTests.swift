@@ -4,6 +4,7 @@ import Feed
 @testable import KioskModel
 @testable import KioskTools
 import KioskRendering
+import Raster
 
 /// Alerts from a replayed capture: the Irvine readsb file with one aircraft
 /// changed the way a real alert would look, everything else as captured.
@@ -99,7 +100,44 @@ import KioskRendering
         }
         let c = KioskController(layout: KioskLayout(width: 800, height: 480), initial: state)
         _ = c.frameNeeded(at: 0)
-        #expect(c.renderList.contains { $0.id.path == "status" && $0.content == .text("EMERGENCY 7700") && KioskStyle($0.style) == .alertStatus })
-        #expect(c.renderList.contains { $0.id.path == "card/background" && KioskStyle($0.style) == .alertCard })
+        #expect(c.renderList.contains { $0.id.path == "status" && $0.content == .text("EMERGENCY 7700") && KioskStyle($0.style) == .distressStatus })
+        #expect(c.renderList.contains { $0.id.path == "card/background" && KioskStyle($0.style) == .distressCard })
+    }
+
+    /// Distress, urgency and interest look different across the room: the
+    /// card's outline, the status word and the aircraft's mark on the dial
+    /// in red, amber or blue, each audited for contrast at every size.
+    @Test func alertsOfEachLevelHaveTheirOwnColour() throws {
+        let fonts = try FontSet()
+        let renderer = KioskRenderer(fonts: fonts)
+        var seen: [String: (outline: UInt32, mark: UInt32)] = [:]
+        for (alert, level) in [("EMERGENCY 7700", AlertLevel.distress), ("EMERGENCY 7500", .distress), ("EMERGENCY", .distress),
+                               ("EMERGENCY 7600", .urgency), ("EMERGENCY NORDO", .urgency), ("MILITARY", .interest), ("WATCHED", .interest)] {
+            #expect(AlertLevel(alert) == level, "\(alert)")
+            var a = Demo.sampleAircraft
+            a.alert = alert
+            let state = KioskState(mode: .overflight, aircraft: a)
+            for size in ["800x480", "480x800"] {
+                let s = try parseSize(size)
+                #expect(Audit.problems(width: s.width, height: s.height, state: state, fonts: fonts).isEmpty, "\(alert) at \(size)")
+            }
+            let tick = FrameTick(controller: KioskController(layout: KioskLayout(width: 800, height: 480), initial: state, measure: renderer),
+                                 renderer: renderer, buffer: PixelBuffer(width: 800, height: 480))
+            tick.draw(at: 0)
+            let card = try #require(tick.controller.renderList.first { $0.id.path == "card/background" }).frame
+            let mark = try #require(tick.controller.renderList.first { $0.id.path == "dial/marker" }).frame
+            seen[alert] = (tick.frame[Int(card.x) + 1, Int(card.midY)], tick.frame[Int(mark.x), Int(mark.y)])
+        }
+        func rgb(_ p: UInt32) -> (r: Int, g: Int, b: Int) { (Int((p >> 16) & 0xFF), Int((p >> 8) & 0xFF), Int(p & 0xFF)) }
+        // The outline's pixel is part antialiased, so its hue is checked, not its level.
+        func red(_ p: (r: Int, g: Int, b: Int)) -> Bool { p.r > p.g + 60 && p.r > p.b + 60 }
+        func amber(_ p: (r: Int, g: Int, b: Int)) -> Bool { p.r > p.b + 60 && p.g > p.b + 40 && p.r > p.g + 20 }
+        func blue(_ p: (r: Int, g: Int, b: Int)) -> Bool { p.b > p.r + 60 && p.b > p.g + 20 }
+        for (alert, hue, name) in [("EMERGENCY 7700", red, "red"), ("EMERGENCY 7500", red, "red"), ("EMERGENCY", red, "red"),
+                                   ("EMERGENCY 7600", amber, "amber"), ("EMERGENCY NORDO", amber, "amber"),
+                                   ("MILITARY", blue, "blue"), ("WATCHED", blue, "blue")] {
+            let (outline, mark) = (rgb(seen[alert]!.outline), rgb(seen[alert]!.mark))
+            #expect(hue(outline) && hue(mark), "\(alert) is \(name): outline \(outline), mark \(mark)")
+        }
     }
 }

@@ -17,8 +17,8 @@ import Typography
     func extent(of item: RenderItem) -> AnimatableRect? {
         guard let style = KioskStyle(item.style) else { return nil }
         switch style {
-        case .dial, .marker: return nil
-        case .card: return item.frame
+        case _ where style == .dial || style.isMarker: return nil
+        case _ where style.isCard: return item.frame
         default:
             guard case let .text(string) = item.content, !string.isEmpty else { return nil }
             let look = renderer.textStyle(style)
