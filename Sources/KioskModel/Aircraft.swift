@@ -39,6 +39,13 @@ public struct Aircraft: Equatable, Sendable {
         self.bearingDegrees = bearingDegrees
     }
 
+    /// The callsign as a person reads it: an aircraft known only by a
+    /// non-ICAO address (TIS-B's "~298FB7", a pseudo-address the ground made
+    /// up) is "Unidentified"; the address stays its identity underneath.
+    public static func shownCallsign(_ callsign: String) -> String {
+        callsign.hasPrefix("~") ? "Unidentified" : callsign
+    }
+
     static let fields = ["callsign", "type", "route", "airline", "model", "altitude_ft", "on_ground", "ground_speed_kt", "distance_nm", "bearing_deg", "vertical_rate_fpm", "alert"]
 
     /// The longest airline or model name the card takes.

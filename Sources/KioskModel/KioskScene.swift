@@ -119,7 +119,7 @@ public enum KioskScene {
                                       style: KioskStyle.place.leafStyle, contentTransition: .numericTextValue(Double(place?.index ?? 0)),
                                       animationOverride: cardAnimation, isDecorative: place == nil))
         leaves.append(LeafDescription(id: NodeID("card/callsign", id: identity), frame: textFrame(x: x, baseline: card.y + 150 * s, size: layout.textSize(72, scale: s)),
-                                      opacity: cardOpacity, content: .text(aircraft?.callsign ?? "—"),
+                                      opacity: cardOpacity, content: .text(aircraft.map { Aircraft.shownCallsign($0.callsign) } ?? "—"),
                                       style: KioskStyle.callsign.leafStyle, transition: aircraftTransition, contentTransition: .identity,
                                       animationOverride: cardAnimation, isDecorative: !overflight))
         let lineWidth = card.width - 80 * s

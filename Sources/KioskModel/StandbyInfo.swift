@@ -23,7 +23,7 @@ public struct StandbyInfo: Equatable, Sendable {
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         var lines: [String] = []
         if choice.showsToday, let today {
-            func who(_ o: Overflight) -> String { ShownText.problem(o.callsign, maximumLength: 12) == nil ? o.callsign : "?" }
+            func who(_ o: Overflight) -> String { ShownText.problem(o.callsign, maximumLength: 12) == nil ? Aircraft.shownCallsign(o.callsign) : "?" }
             lines.append(today.count == 0 ? "No overflights yet today" : "\(DisplayUnits.grouped(today.count)) overflight\(today.count == 1 ? "" : "s") today")
             if let lowest = today.lowest, let feet = lowest.lowestFeet {
                 lines.append("Lowest \(who(lowest)) · " + units.altitudeText(Aircraft(callsign: lowest.callsign, altitudeFeet: feet)).text)

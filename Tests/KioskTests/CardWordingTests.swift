@@ -19,4 +19,13 @@ import Testing
         #expect(word(Aircraft(callsign: "BAW283", altitudeFeet: 3000)) == "OVERFLIGHT")
         #expect(word(Aircraft(callsign: "TUG1", onGround: true, alert: "WATCHED")) == "WATCHED", "an alert says why first")
     }
+
+    @Test func anAircraftWithoutAnICAOAddressIsUnidentified() {
+        let leaves = KioskScene.leaves(for: KioskState(mode: .overflight, aircraft: Aircraft(callsign: "~298FB7", altitudeFeet: 1200)), shown: nil,
+                                       layout: KioskLayout(width: 800, height: 480))
+        let callsign = leaves.first { $0.id.path == "card/callsign" }
+        #expect(callsign?.content == .text("Unidentified"))
+        #expect(callsign?.id.explicit == "~298FB7", "the address stays its identity: another one is another card")
+        #expect(Aircraft.shownCallsign("BAW283") == "BAW283")
+    }
 }
