@@ -90,7 +90,9 @@ public enum KioskScene {
         let alert = overflight ? aircraft?.alert : nil
         let alertLevel = alert.map(AlertLevel.init)
         if let aircraft, let bearing = aircraft.bearingDegrees, let distance = aircraft.distanceNM {
-            let range = min(max(distance, 0) / rangeNM, 1) * dial.width / 2
+            // Beyond the dial's range the mark is an arrow at the rim (the renderer
+            // draws it so); its place says how far out, within reason.
+            let range = min(max(distance, 0) / rangeNM, 1.5) * dial.width / 2
             let angle = (bearing - facingDegrees) * .pi / 180
             leaves.append(LeafDescription(id: NodeID("dial/marker", id: identity),
                                           frame: AnimatableRect(x: dial.midX + sin(angle) * range, y: dial.midY - cos(angle) * range, width: 0, height: 0),

@@ -68,7 +68,20 @@ public struct DialPainter {
         path.move(to: c)
         path.line(to: Self.polar(c, bearing, R))
         canvas.stroke(path, style: StrokeStyle(width: 1.5 * s), with: .solid(color.withAlpha(0.45)))
-        drawBlip(at: Self.polar(c, bearing, R * range), scale: s * 1.6, color: color, in: canvas)
+        if range <= 1 {
+            drawBlip(at: Self.polar(c, bearing, R * range), scale: s * 1.6, color: color, in: canvas)
+        } else {
+            // Beyond the range: an arrowhead on the rim pointing out, not a blip
+            // pinned there as if the aircraft were at the dial's edge.
+            let tip = Self.polar(c, bearing, R + 6 * s), base = R - 16 * s
+            let spread = 9 * s / base * 180 / .pi   // half the base's width, as an angle seen from the centre
+            path.removeAll()
+            path.move(to: tip)
+            path.line(to: Self.polar(c, bearing - spread, base))
+            path.line(to: Self.polar(c, bearing + spread, base))
+            path.close()
+            canvas.fill(path, with: .solid(color))
+        }
         canvas.opacity = saved
     }
 

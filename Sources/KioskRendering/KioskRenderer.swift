@@ -355,7 +355,7 @@ public final class KioskRenderer: TextMeasuring {
         guard let (c, radius, s) = drawnDial, radius > 0 else { return }
         let dx = Float(item.frame.x) - c.x, dy = Float(item.frame.y) - c.y
         let bearing = atan2f(dx, -dy) * 180 / .pi
-        dial.drawMarker(center: c, radius: radius, scale: s, bearing: bearing, range: min((dx * dx + dy * dy).squareRoot() / radius, 1),
+        dial.drawMarker(center: c, radius: radius, scale: s, bearing: bearing, range: (dx * dx + dy * dy).squareRoot() / radius,
                         opacity: 1, color: color ?? DialPainter.bright, in: canvas)
     }
 
