@@ -886,11 +886,15 @@ def state_storm():
         storm_cpu, storm_rss, storm_get, after_cpu, after_rss = storm_then_quiet()
         _, storm2_rss, storm2_get, after2_cpu, after2_rss = storm_then_quiet()
         # The first storm fills the glyph cache (bounded) and the allocator's
-        # arenas; a second must find them filled, not grow them.
+        # arenas; a second must find them filled, not grow them: after it, no
+        # more than the first storm ever held (whether the allocator had given
+        # some back when the first quiet was measured is its own affair: seen
+        # 42.8 then 48.9 MiB in CI with 47.0 held in the first storm). A leak
+        # of 2 KiB a change is some 25 MiB past it.
         check(f"two storms of {changes[0]} state changes at 1920x1080@60, each then settled and 10 s of quiet: CPU back to the sweeping dial's, "
               "memory not growing storm to storm",
               proc.poll() is None and changes[0] > 200 and max(storm_get, storm2_get) < GET_ANSWER_LIMIT
-              and max(after_cpu, after2_cpu) <= before_cpu * 1.25 + 0.02 and after_rss <= before_rss + 16 and after2_rss <= after_rss + 3,
+              and max(after_cpu, after2_cpu) <= before_cpu * 1.25 + 0.02 and after_rss <= before_rss + 16 and after2_rss <= max(after_rss, storm_rss) + 3,
               f"(CPU {before_cpu * 100:.0f} % of a core before, {storm_cpu * 100:.0f} % in the storm, {after_cpu * 100:.0f} % and "
               f"{after2_cpu * 100:.0f} % after each; RSS {before_rss:.1f} MiB before, {storm_rss:.1f} and {storm2_rss:.1f} in the storms, "
               f"{after_rss:.1f} and {after2_rss:.1f} after; get at most {max(storm_get, storm2_get) * 1000:.0f} ms)")
