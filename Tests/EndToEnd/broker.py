@@ -14,6 +14,20 @@ DISCOVERY_CONFIGS = 15
 RETAINED_TOPICS = 12
 
 
+def password_broker(work, port, user, password, extra=""):
+    """A home broker's configuration in `work`: a listener on 127.0.0.1:`port`, `user` with
+    `password` and no one else, nothing kept across restarts; the password also in `work`/password
+    for the kiosk's mqtt.password_file. Returns the configuration's path."""
+    subprocess.run(["mosquitto_passwd", "-b", "-c", os.path.join(work, "passwd"), user, password], check=True, capture_output=True)
+    conf = os.path.join(work, "mosquitto.conf")
+    open(conf, "w").write(f"listener {port} 127.0.0.1\nallow_anonymous false\npassword_file {work}/passwd\npersistence false\n" + extra)
+    # Run as root, mosquitto drops to its own user: that user must read its files.
+    os.chmod(work, 0o755)
+    os.chmod(os.path.join(work, "passwd"), 0o644)
+    open(os.path.join(work, "password"), "w").write(password + "\n")
+    return conf
+
+
 def start_mosquitto(conf, port, log_path):
     """mosquitto on `conf`, accepting on 127.0.0.1:`port`; its output appended to `log_path`."""
     log = open(log_path, "a")

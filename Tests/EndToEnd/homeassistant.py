@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from loopback import Tally, free_port  # noqa: E402
 from waiting import wait_for, wait_until_steady  # noqa: E402
 from control import command, stop  # noqa: E402
-from broker import start_mosquitto  # noqa: E402
+from broker import password_broker, start_mosquitto  # noqa: E402
 
 HA_VERSION = "2025.4.4"
 PAHO_VERSION = "2.1.0"   # what HA_VERSION's MQTT integration asks for
@@ -70,12 +70,8 @@ hass = home_assistant()
 # The broker, with a password as a home broker has.
 MQTT_PORT = free_port()
 USER, PASSWORD = "kiosk", "s3cret-pass"
-subprocess.run(["mosquitto_passwd", "-b", "-c", os.path.join(work, "passwd"), USER, PASSWORD], check=True, capture_output=True)
-open(os.path.join(work, "mosquitto.conf"), "w").write(
-    f"listener {MQTT_PORT} 127.0.0.1\nallow_anonymous false\npassword_file {work}/passwd\npersistence false\nsys_interval 1\n")
-os.chmod(work, 0o755)
-os.chmod(os.path.join(work, "passwd"), 0o644)
-open(os.path.join(work, "password"), "w").write(PASSWORD + "\n")
+# $SYS every second: how many subscriptions Home Assistant has made (see subscribed()).
+password_broker(work, MQTT_PORT, USER, PASSWORD, extra="sys_interval 1\n")
 
 
 def start_broker():

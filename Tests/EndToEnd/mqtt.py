@@ -13,7 +13,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from waiting import wait_for  # noqa: E402
 from recording import GET_ANSWER_LIMIT, frame_times, p99  # noqa: E402
 from control import command, stop  # noqa: E402
-from broker import DISCOVERY_CONFIGS, RETAINED_TOPICS, start_mosquitto, retained as broker_retained  # noqa: E402
+from broker import DISCOVERY_CONFIGS, RETAINED_TOPICS, password_broker, start_mosquitto, retained as broker_retained  # noqa: E402
 
 kiosk = sys.argv[1]
 work = tempfile.mkdtemp(prefix="rk-mqtt-")
@@ -38,13 +38,7 @@ def free_port():
 
 PORT = free_port()
 USER, PASSWORD = "kiosk", "s3cret-pass"
-subprocess.run(["mosquitto_passwd", "-b", "-c", os.path.join(work, "passwd"), USER, PASSWORD], check=True, capture_output=True)
-open(os.path.join(work, "mosquitto.conf"), "w").write(
-    f"listener {PORT} 127.0.0.1\nallow_anonymous false\npassword_file {work}/passwd\npersistence false\n")
-# Run as root, mosquitto drops to its own user: that user must read its files.
-os.chmod(work, 0o755)
-os.chmod(os.path.join(work, "passwd"), 0o644)
-open(os.path.join(work, "password"), "w").write(PASSWORD + "\n")
+password_broker(work, PORT, USER, PASSWORD)
 open(os.path.join(work, "wrong-password"), "w").write("not-it\n")
 AUTH = ["-h", "127.0.0.1", "-p", str(PORT), "-u", USER, "-P", PASSWORD]
 

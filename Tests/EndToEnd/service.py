@@ -169,42 +169,42 @@ err = proc.stderr.decode()
 check("a bad configuration refuses to start with every problem", proc.returncode == 2 and "bad.conf:1: display" in err and "station is not" in err, err)
 proc = subprocess.run([kiosk, "check-config", bad], capture_output=True, timeout=30)
 check("check-config reports the same problems", proc.returncode == 1 and "bad.conf:1: display: expected auto, drm or headless, not 'sideways'" in proc.stdout.decode(), proc.stdout.decode())
-# With nothing happening the process sleeps: no timers, no wakeups. A settled
-# OVERFLIGHT (no sweep) with no watchdog: its context switches stay put.
-proc = subprocess.Popen([kiosk, "run", "--display", "headless", "--size", "320x240", "--refresh", "30"], stdin=subprocess.PIPE,
-                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                        env={k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "WATCHDOG_USEC")})
-proc.stdin.write(b'{"cmd":"set","state":{"mode":"overflight","aircraft":{"callsign":"BAW283","altitude_ft":36000}}}\n')
-proc.stdin.flush()
-def switches():
-    fields = dict(l.split(":", 1) for l in open(f"/proc/{proc.pid}/status").read().splitlines() if ":" in l)
-    return int(fields["voluntary_ctxt_switches"]) + int(fields["nonvoluntary_ctxt_switches"])
-def cpu_ticks():
-    return sum(int(v) for v in open(f"/proc/{proc.pid}/stat").read().split(")")[1].split()[11:13])
-# Wait for the glide to settle: no context switch for a whole second (on a
-# loaded machine the kiosk may get the command late and draw late).
-wait_until_steady(switches, 1.0, 30)
-before, ticks = switches(), cpu_ticks()
-time.sleep(5)
-woke, used = switches() - before, cpu_ticks() - ticks
-proc.stdin.close()
-proc.send_signal(signal.SIGTERM)
-proc.wait(10)
+# With nothing happening the process sleeps: no timers, no wakeups.
+def idle(args, command=None):
+    """Wakeups and CPU ticks of a kiosk started with `args` over 5 s, once it has
+    settled (no context switch for a whole second: on a loaded machine the
+    kiosk may get the command late and draw late)."""
+    proc = subprocess.Popen([kiosk, "run", *args], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env={k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "WATCHDOG_USEC")})
+    if command:
+        proc.stdin.write(command)
+        proc.stdin.flush()
+
+    def switches():
+        fields = dict(l.split(":", 1) for l in open(f"/proc/{proc.pid}/status").read().splitlines() if ":" in l)
+        return int(fields["voluntary_ctxt_switches"]) + int(fields["nonvoluntary_ctxt_switches"])
+
+    def cpu_ticks():
+        return sum(int(v) for v in open(f"/proc/{proc.pid}/stat").read().split(")")[1].split()[11:13])
+    wait_until_steady(switches, 1.0, 30)
+    before, ticks = switches(), cpu_ticks()
+    time.sleep(5)
+    woke, used = switches() - before, cpu_ticks() - ticks
+    proc.stdin.close()
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(10)
+    return woke, used
+
+
+# A settled OVERFLIGHT (no sweep) with no watchdog: its context switches stay put.
+woke, used = idle(["--display", "headless", "--size", "320x240", "--refresh", "30"],
+                  b'{"cmd":"set","state":{"mode":"overflight","aircraft":{"callsign":"BAW283","altitude_ft":36000}}}\n')
 print(f"idle: {woke} wakeups and {used} CPU ticks in 5 s", file=sys.stderr)
 check("an idle kiosk sleeps: no wakeups in 5 s", woke <= 1 and used == 0, f"{woke} wakeups, {used} ticks")
-
 # Standby with no sweep (sweep = off) and no corner sleeps as well: nothing moves, nothing is drawn.
 still = os.path.join(work, "still.conf")
 open(still, "w").write("display = headless\nsize = 320x240\nrefresh = 30\nkeyboard = none\nsweep = off\nstandby.info = none\n")
-proc = subprocess.Popen([kiosk, "run", "--config", still], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                        env={k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "WATCHDOG_USEC")})
-wait_until_steady(switches, 1.0, 30)
-before, ticks = switches(), cpu_ticks()
-time.sleep(5)
-woke, used = switches() - before, cpu_ticks() - ticks
-proc.stdin.close()
-proc.send_signal(signal.SIGTERM)
-proc.wait(10)
+woke, used = idle(["--config", still])
 check("standby without a sweep sleeps: no wakeups in 5 s", woke <= 1 and used == 0, f"{woke} wakeups, {used} ticks")
 print(f"service: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
