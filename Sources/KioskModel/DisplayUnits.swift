@@ -4,7 +4,27 @@
 public struct DisplayUnits: Equatable, Sendable {
     public enum Altitude: String, Sendable, CaseIterable { case feet = "ft", meters = "m" }
     public enum Speed: String, Sendable, CaseIterable { case knots = "kt", kilometresPerHour = "km/h", milesPerHour = "mph" }
-    public enum Distance: String, Sendable, CaseIterable { case nauticalMiles = "nm", kilometres = "km", miles = "mi" }
+    public enum Distance: String, Sendable, CaseIterable {
+        case nauticalMiles = "nm", kilometres = "km", miles = "mi"
+
+        /// How many of this unit make a nautical mile.
+        public var perNauticalMile: Double {
+            switch self {
+            case .nauticalMiles: return 1
+            case .kilometres: return 1.852
+            case .miles: return 1.150779
+            }
+        }
+
+        /// The unit as the card writes it.
+        public var symbol: String {
+            switch self {
+            case .nauticalMiles: return "NM"
+            case .kilometres: return "km"
+            case .miles: return "mi"
+            }
+        }
+    }
 
     public var altitude = Altitude.feet
     public var speed = Speed.knots

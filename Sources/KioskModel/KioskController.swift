@@ -86,7 +86,14 @@ public final class KioskController {
     }
 
     /// The range the dial's rings stand for, NM: the traffic's, or the fixed 20.
-    public var dialRangeNM: Double { showsTraffic ? traffic.rangeNM : KioskScene.dialRangeNM }
+    public var dialRangeNM: Double { showsTraffic ? traffic.rangeNM : Self.fixedDialRangeNM(units.distance) }
+
+    /// The dial's range without the traffic: 20 NM or mi, 40 km (rings 5/10/15 or 10/20/30).
+    static func fixedDialRangeNM(_ unit: DisplayUnits.Distance) -> Double { TrafficPicture.rangeSteps(unit)[2] }
+
+    /// The rings' labels as drawn now, in the card's unit (read every frame: nothing is built for it).
+    public var ringLabels: (String, String, String) { showsTraffic ? traffic.rangeLabels : fixedRingLabels }
+    private let fixedRingLabels: (String, String, String)
 
     /// How standby's dial sweeps: its look, speed and brightness.
     public private(set) var sweep = SweepSettings()
@@ -107,6 +114,8 @@ public final class KioskController {
                 units: DisplayUnits = DisplayUnits(), attribution: String? = nil) {
         self.measure = measure
         self.units = units
+        traffic.distanceUnit = units.distance
+        fixedRingLabels = TrafficPicture.ringLabels(rangeNM: Self.fixedDialRangeNM(units.distance), unit: units.distance)
         self.attribution = attribution
         state = initial
         shownAircraft = initial.aircraft
@@ -278,11 +287,11 @@ public final class KioskController {
         case let .longPress(x, y):
             guard showsTraffic, view.hitTest(x: x, y: y) == .dial || state.mode == .standby else { return Response() }
             // Auto, then each step, then auto again.
-            let steps = TrafficPicture.rangeSteps
+            let steps = traffic.rangeSteps
             let next: Double? = traffic.fixedRangeNM.flatMap { current in steps.first { $0 > current } } ?? (traffic.fixedRangeNM == nil ? steps[0] : nil)
             traffic.setFixedRange(next, at: time)
             relayoutForRange(at: time)
-            return Response(log: ["radar-kiosk: dial range " + (next.map { "\(Int($0)) NM" } ?? "by the traffic") + " (touch: long press)"])
+            return Response(log: ["radar-kiosk: dial range " + (next.map { units.distanceText($0).text } ?? "by the traffic") + " (touch: long press)"])
         }
     }
 

@@ -27,8 +27,37 @@ public struct TrafficBlip: Equatable, Sendable {
 /// fit the traffic (or is fixed) and changes by gliding too. Sampling
 /// allocates nothing: a frame reads `blips`, filled in place.
 public final class TrafficPicture {
-    /// The ranges the dial steps through, NM: each ring a whole number (1/2/3, 2/4/6, 5/10/15, 10/20/30).
-    public static let rangeSteps: [Double] = [4, 8, 20, 40]
+    /// The ranges the dial steps through, NM, for the rings to be whole numbers
+    /// in `unit` (1/2/3, 2/4/6, 5/10/15, 10/20/30 NM or mi; 2/4/6, 4/8/12, 10/20/30, 20/40/60 km).
+    public static func rangeSteps(_ unit: DisplayUnits.Distance) -> [Double] {
+        (unit == .kilometres ? [8.0, 16, 40, 80] : [4.0, 8, 20, 40]).map { $0 / unit.perNauticalMile }
+    }
+
+    /// The widest range the dial can step to in any unit, NM.
+    public static let widestRangeNM = DisplayUnits.Distance.allCases.map { rangeSteps($0).last! }.max()!
+
+    /// The steps in this picture's unit.
+    public var rangeSteps: [Double] { Self.rangeSteps(distanceUnit) }
+
+    /// The unit the rings are labelled in: the card's.
+    public var distanceUnit = DisplayUnits.Distance.nauticalMiles {
+        didSet {
+            guard distanceUnit != oldValue else { return }
+            // The range kept, or the unit's step nearest it; set before anything is shown: no glide.
+            if fixedRangeNM == nil { rangeTo = rangeSteps.min { abs($0 - rangeTo) < abs($1 - rangeTo) }! }
+            rangeFrom = rangeTo
+            relabel()
+        }
+    }
+
+    /// The three inner rings' labels for a range (NM) in `unit`, the unit on the outermost: ("5", "10", "15 NM").
+    public static func ringLabels(rangeNM: Double, unit: DisplayUnits.Distance) -> (String, String, String) {
+        func label(_ quarters: Double) -> String {
+            let v = ((rangeNM * unit.perNauticalMile * quarters / 4) * 10).rounded() / 10
+            return v == v.rounded() ? String(Int(v)) : String(v)
+        }
+        return (label(1), label(2), label(3) + " " + unit.symbol)
+    }
     /// A fixed range (NM) instead of stepping, when configured.
     public private(set) var fixedRangeNM: Double?
     /// How long a blip takes to glide onto a corrected course.
@@ -70,10 +99,12 @@ public final class TrafficPicture {
     private var rangeFrom = 20.0, rangeTo = 20.0, rangeChanged = -Double.infinity
     /// The range the rings are labelled for (the one the dial is going to).
     public var rangeNM: Double { rangeTo }
-    /// The three inner rings' ranges as labels ("5", "10", "15" at 20 NM).
-    public private(set) var rangeLabels = ("5", "10", "15")
+    /// The three inner rings' ranges as labels ("5", "10", "15 NM" at 20 NM).
+    public private(set) var rangeLabels = ("5", "10", "15 NM")
     /// The largest range: aircraft beyond it are not tracked.
-    public var maximumRangeNM: Double { fixedRangeNM ?? Self.rangeSteps[Self.rangeSteps.count - 1] }
+    public var maximumRangeNM: Double { fixedRangeNM ?? rangeSteps[rangeSteps.count - 1] }
+
+    private func relabel() { rangeLabels = Self.ringLabels(rangeNM: rangeTo, unit: distanceUnit) }
 
     public init() {
         tracks.reserveCapacity(maximumBlips)
@@ -151,7 +182,8 @@ public final class TrafficPicture {
             } else {
                 for t in tracks where t.gone == nil { farthest = max(farthest, (t.east * t.east + t.north * t.north).squareRoot()) }
             }
-            let fitting = Self.rangeSteps.first { farthest <= 0.95 * $0 } ?? Self.rangeSteps[Self.rangeSteps.count - 1]
+            let steps = rangeSteps
+            let fitting = steps.first { farthest <= 0.95 * $0 } ?? steps[steps.count - 1]
             if fitting > rangeTo {
                 next = fitting
             } else if fitting < rangeTo, farthest <= 0.8 * fitting {
@@ -162,11 +194,7 @@ public final class TrafficPicture {
         rangeFrom = displayedRangeNM(at: time)
         rangeTo = next
         rangeChanged = time
-        func label(_ quarters: Double) -> String {
-            let v = next * quarters / 4
-            return v == v.rounded() ? String(Int(v)) : String((v * 10).rounded() / 10)
-        }
-        rangeLabels = (label(1), label(2), label(3))
+        relabel()
     }
 
     /// Sets a fixed range (NM), or stepping with the traffic when nil.

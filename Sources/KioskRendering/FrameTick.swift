@@ -57,6 +57,7 @@ public final class FrameTick {
 
     private func draw() {
         renderer.sweep = controller.sweep
+        renderer.ringLabels = controller.ringLabels
         renderer.draw(view.renderList, sweepBearing: view.sweepBearing, traffic: controller.showsTraffic ? controller.traffic : nil,
                       minimumTextSize: Float(view.layout.minimumTextSize), unchanged: view.renderListUnchanged, into: canvas)
         // After the sweep cache took the dial: the cache stays at full brightness.

@@ -80,6 +80,8 @@ public final class KioskRenderer: TextMeasuring {
     /// frame). The sweep cache holds the dial without its sweep, so a change
     /// needs no whole frame: the next sweep frame redraws the old sweep's box and the new.
     public var sweep = SweepSettings()
+    /// The rings' labels without traffic (with it, the traffic's), in the card's unit: the controller's, set by the frame tick.
+    public var ringLabels = ("5", "10", "15 NM")
 
     public init(fonts: FontSet, text: TextRenderer = TextRenderer()) {
         self.fonts = fonts
@@ -274,7 +276,7 @@ public final class KioskRenderer: TextMeasuring {
         let radius = Float(f.width / 2)
         var p = DialPainter.Parameters(center: Point(Float(f.midX), Float(f.midY)), radius: radius, scale: radius / (0.42 * 1080),
                                        sweepBearing: Float(sweepBearing), sweepOpacity: Float(1 - DialChannels(item.custom).stillness),
-                                       showsBlips: false, marker: nil, rangeLabels: traffic?.rangeLabels ?? ("5", "10", "15"))
+                                       showsBlips: false, marker: nil, rangeLabels: traffic?.rangeLabels ?? ringLabels)
         p.rangeLabelColor = DialPainter.rangeLabelColor
         p.facing = Float(DialChannels(item.custom).facingDegrees)
         p.sweepOpacity *= sweep.sweeps ? Float(sweep.opacity) : 0

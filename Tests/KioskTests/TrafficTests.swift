@@ -140,18 +140,50 @@ import SystemIO
             return OverheadSelector.Choice(report: r, distanceNM: distance, bearingDegrees: 90)
         }
         picture.update([choice("a", 2.5), choice("b", 3.0)], at: 0)
-        #expect(picture.rangeNM == 4 && picture.rangeLabels == ("1", "2", "3"))
+        #expect(picture.rangeNM == 4 && picture.rangeLabels == ("1", "2", "3 NM"))
         picture.update([choice("a", 2.5), choice("b", 15)], at: 1)
-        #expect(picture.rangeNM == 20 && picture.rangeLabels == ("5", "10", "15"))
+        #expect(picture.rangeNM == 20 && picture.rangeLabels == ("5", "10", "15 NM"))
         #expect(picture.rangeIsChanging(at: 1.5) && !picture.rangeIsChanging(at: 2))
         #expect(abs(picture.displayedRangeNM(at: 1.4) - 12) < 4, "gliding from 4 to 20")
         // Hysteresis: 7 NM fits 8 only barely; the range stays at 20 until all are well inside.
         picture.update([choice("a", 7.0)], at: 3)
         #expect(picture.rangeNM == 20)
         picture.update([choice("a", 6.0)], at: 4)
-        #expect(picture.rangeNM == 8 && picture.rangeLabels == ("2", "4", "6"))
+        #expect(picture.rangeNM == 8 && picture.rangeLabels == ("2", "4", "6 NM"))
         picture.setFixedRange(10, at: 5)
-        #expect(picture.rangeNM == 10 && picture.rangeLabels == ("2.5", "5", "7.5") && !picture.rangeIsChanging(at: 5))
+        #expect(picture.rangeNM == 10 && picture.rangeLabels == ("2.5", "5", "7.5 NM") && !picture.rangeIsChanging(at: 5))
+    }
+
+    /// The rings speak the card's unit: whole kilometres (or miles) with the
+    /// unit said, and the blips placed on the same scale as the rings.
+    @Test func theRingsAreLabelledInTheCardsUnit() {
+        func choice(_ hex: String, _ distance: Double) -> OverheadSelector.Choice {
+            var r = AircraftReport(hex: hex)
+            r.groundSpeedKnots = 0
+            return OverheadSelector.Choice(report: r, distanceNM: distance, bearingDegrees: 90)
+        }
+        let km = TrafficPicture()
+        km.distanceUnit = .kilometres
+        #expect(km.rangeLabels == ("10", "20", "30 km"), "\(km.rangeLabels)")
+        km.update([choice("a", 2.0)], at: 0)   // 3.7 km: the 8 km step
+        #expect(km.rangeLabels == ("2", "4", "6 km") && abs(km.rangeNM * 1.852 - 8) < 1e-9)
+        km.update([choice("a", 30.0)], at: 1)  // 55.6 km: the 80 km step
+        #expect(km.rangeLabels == ("20", "40", "60 km"))
+        // A blip at 20 km on the 80 km dial stands on the first ring (a quarter of the radius).
+        km.update([choice("a", 30.0), choice("b", 20 / 1.852)], at: 2)
+        km.sample(at: 4)
+        let b = km.blips.first { km.address(ofSerial: $0.serial) == "b" }
+        #expect(b.map { abs(($0.x * $0.x + $0.y * $0.y).squareRoot() - 0.25) < 0.01 } == true, "\(String(describing: b))")
+        let miles = TrafficPicture()
+        miles.distanceUnit = .miles
+        #expect(miles.rangeLabels == ("5", "10", "15 mi") && abs(miles.rangeNM * 1.150779 - 20) < 1e-9)
+        #expect(TrafficPicture.widestRangeNM > 43 && TrafficPicture.widestRangeNM < 43.3, "80 km is the widest any unit steps to")
+    }
+
+    @Test func withoutTrafficTheRingsAreLabelledInTheCardsUnitToo() {
+        let metric = KioskController(layout: KioskLayout(width: 800, height: 480), units: DisplayUnits(distance: .kilometres))
+        #expect(metric.ringLabels == ("10", "20", "30 km") && abs(metric.dialRangeNM * 1.852 - 40) < 1e-9)
+        #expect(KioskController(layout: KioskLayout(width: 800, height: 480)).ringLabels == ("5", "10", "15 NM"))
     }
 }
 
