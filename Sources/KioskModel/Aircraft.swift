@@ -21,10 +21,13 @@ public struct Aircraft: Equatable, Sendable {
     public var verticalRateFeetPerMinute: Int?
     public var distanceNM: Double?
     public var bearingDegrees: Double?
+    /// Its track over the ground, compass degrees: where its symbol on the dial points.
+    public var trackDegrees: Double?
 
     public init(callsign: String, type: String? = nil, route: String? = nil, airline: String? = nil, model: String? = nil,
                 altitudeFeet: Int? = nil, onGround: Bool = false, groundSpeedKnots: Int? = nil, distanceNM: Double? = nil,
-                bearingDegrees: Double? = nil, verticalRateFeetPerMinute: Int? = nil, alert: String? = nil) {
+                bearingDegrees: Double? = nil, verticalRateFeetPerMinute: Int? = nil, alert: String? = nil, trackDegrees: Double? = nil) {
+        self.trackDegrees = trackDegrees
         self.verticalRateFeetPerMinute = verticalRateFeetPerMinute
         self.alert = alert
         self.callsign = callsign
@@ -46,7 +49,7 @@ public struct Aircraft: Equatable, Sendable {
         callsign.hasPrefix("~") ? "Unidentified" : callsign
     }
 
-    static let fields = ["callsign", "type", "route", "airline", "model", "altitude_ft", "on_ground", "ground_speed_kt", "distance_nm", "bearing_deg", "vertical_rate_fpm", "alert"]
+    static let fields = ["callsign", "type", "route", "airline", "model", "altitude_ft", "on_ground", "ground_speed_kt", "distance_nm", "bearing_deg", "vertical_rate_fpm", "alert", "track_deg"]
 
     /// The longest airline or model name the card takes.
     public static let nameLength = 32
@@ -96,6 +99,7 @@ public struct Aircraft: Equatable, Sendable {
         distanceNM = try number("distance_nm", Self.distanceRange)
         bearingDegrees = try number("bearing_deg", Self.bearingRange)
         verticalRateFeetPerMinute = try number("vertical_rate_fpm", Self.verticalRateRange).map { Int($0.rounded()) }
+        trackDegrees = try number("track_deg", Self.bearingRange)
         alert = try string("alert", maxLength: 24)
     }
 
@@ -110,6 +114,7 @@ public struct Aircraft: Equatable, Sendable {
         if let groundSpeedKnots { o["ground_speed_kt"] = .number(Double(groundSpeedKnots)) }
         if let distanceNM { o["distance_nm"] = .number(distanceNM) }
         if let bearingDegrees { o["bearing_deg"] = .number(bearingDegrees) }
+        if let trackDegrees { o["track_deg"] = .number(trackDegrees) }
         if let verticalRateFeetPerMinute { o["vertical_rate_fpm"] = .number(Double(verticalRateFeetPerMinute)) }
         if let alert { o["alert"] = .string(alert) }
         return .object(o)

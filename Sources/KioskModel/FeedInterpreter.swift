@@ -159,7 +159,8 @@ public final class FeedInterpreter {
                         groundSpeedKnots: r.groundSpeedKnots.flatMap { $0.wholeNumber(in: Aircraft.groundSpeedRange) },
                         distanceNM: choice.distanceNM.rounded(toTenthsIn: Aircraft.distanceRange),
                         bearingDegrees: choice.bearingDegrees.wholeNumber(in: 0...360).map { Double($0 % 360) },
-                        verticalRateFeetPerMinute: r.verticalRateFeetPerMinute.flatMap { $0.wholeNumber(in: Aircraft.verticalRateRange) })
+                        verticalRateFeetPerMinute: r.verticalRateFeetPerMinute.flatMap { $0.wholeNumber(in: Aircraft.verticalRateRange) },
+                        trackDegrees: r.onGround ? nil : r.trackDegrees.flatMap { $0.wholeNumber(in: 0...360) }.map { Double($0 % 360) })
     }
 }
 

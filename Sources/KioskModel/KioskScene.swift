@@ -97,6 +97,7 @@ public enum KioskScene {
             leaves.append(LeafDescription(id: NodeID("dial/marker", id: identity),
                                           frame: AnimatableRect(x: dial.midX + sin(angle) * range, y: dial.midY - cos(angle) * range, width: 0, height: 0),
                                           opacity: overflight ? 1 : 0, content: .custom, style: (alertLevel?.markerStyle ?? .marker).leafStyle,
+                                          custom: MarkerChannels(screenDegrees: aircraft.trackDegrees.map { $0 - facingDegrees }).animatable,
                                           transition: aircraftTransition, animationOverride: dialAnimation, isDecorative: true))
         }
 

@@ -59,16 +59,36 @@ public struct DialPainter {
 
     /// An aircraft on the dial: a line from the centre to the rim along its
     /// bearing, and a bright blip at its range (0...1 of the radius).
-    /// `color` is the mark's: the sweep's green, or an alert's colour.
+    /// `color` is the mark's: the sweep's green, or an alert's colour. The
+    /// kiosk draws no line from the centre (it read as a heading) and, where
+    /// the track is known, an aircraft symbol pointing along it (`heading`,
+    /// degrees clockwise from the dial's top) over the blip's glow.
     public mutating func drawMarker(center c: Point, radius R: Float, scale s: Float, bearing: Float, range: Float, opacity: Float,
-                                    color: Color = DialPainter.bright, in canvas: Canvas) {
+                                    color: Color = DialPainter.bright, bearingLine: Bool = true, heading: Float? = nil, in canvas: Canvas) {
         let saved = canvas.opacity
         canvas.opacity = saved * opacity
-        path.removeAll()
-        path.move(to: c)
-        path.line(to: Self.polar(c, bearing, R))
-        canvas.stroke(path, style: StrokeStyle(width: 1.5 * s), with: .solid(color.withAlpha(0.45)))
-        if range <= 1 {
+        if bearingLine {
+            path.removeAll()
+            path.move(to: c)
+            path.line(to: Self.polar(c, bearing, R))
+            canvas.stroke(path, style: StrokeStyle(width: 1.5 * s), with: .solid(color.withAlpha(0.45)))
+        }
+        if range <= 1, let heading {
+            let q = Self.polar(c, bearing, R * range)
+            path.removeAll()
+            path.addCircle(center: q, radius: 22 * s)
+            canvas.fill(path, with: .gradient(.radial(center: q, radius: 22 * s, stops: GradientStops(
+                GradientStop(0, color.withAlpha(0.35)), GradientStop(1, color.withAlpha(0))))))
+            // An arrowhead: its tip ahead along the track, its wings behind, a notch between them.
+            let u = 1.7 * s
+            path.removeAll()
+            path.move(to: Self.polar(q, heading, 9 * u))
+            path.line(to: Self.polar(q, heading + 140, 7 * u))
+            path.line(to: Self.polar(q, heading + 180, 3 * u))
+            path.line(to: Self.polar(q, heading - 140, 7 * u))
+            path.close()
+            canvas.fill(path, with: .solid(color))
+        } else if range <= 1 {
             drawBlip(at: Self.polar(c, bearing, R * range), scale: s * 1.6, color: color, in: canvas)
         } else {
             // Beyond the range: an arrowhead on the rim pointing out, not a blip

@@ -358,7 +358,8 @@ public final class KioskRenderer: TextMeasuring {
         let dx = Float(item.frame.x) - c.x, dy = Float(item.frame.y) - c.y
         let bearing = atan2f(dx, -dy) * 180 / .pi
         dial.drawMarker(center: c, radius: radius, scale: s, bearing: bearing, range: (dx * dx + dy * dy).squareRoot() / radius,
-                        opacity: 1, color: color ?? DialPainter.bright, in: canvas)
+                        opacity: 1, color: color ?? DialPainter.bright, bearingLine: false,
+                        heading: MarkerChannels(item.custom).screenDegrees.map(Float.init), in: canvas)
     }
 
     private func drawCard(_ item: RenderItem, stroke: Color, width: Float, in canvas: Canvas) {

@@ -68,3 +68,51 @@ import Raster
         #expect(green(halfway, r / 2) > 200 && green(halfway, r, across: 5 * s) < 120)
     }
 }
+
+/// The shown aircraft's mark points where it is going, not from the station:
+/// an aircraft symbol turned to its track, no line from the centre.
+@Suite struct AircraftSymbolTests {
+    @Test func theSymbolPointsAlongTheTrack() throws {
+        let renderer = KioskRenderer(fonts: try FontSet())
+        func frame(track: Double?, facing: Double? = nil) -> (PixelBuffer, AnimatableRect) {
+            let state = KioskState(mode: .overflight, aircraft: Aircraft(callsign: "TRK1", altitudeFeet: 3000, distanceNM: 8,
+                                                                         bearingDegrees: 200, trackDegrees: track))
+            let controller = KioskController(layout: KioskLayout(width: 1920, height: 1080), initial: state, measure: renderer)
+            controller.setStationView(facing: facing, elevationFeet: 0, at: 0)
+            let tick = FrameTick(controller: controller, renderer: renderer, buffer: PixelBuffer(width: 1920, height: 1080))
+            tick.draw(at: 0)
+            return (tick.frame, try! #require(controller.renderList.first { $0.id.path == "dial/marker" }).frame)
+        }
+        /// The direction of the symbol's tip from the mark, screen degrees clockwise from up: the mean of its farthest solid pixels.
+        func tip(_ buffer: PixelBuffer, at mark: AnimatableRect) -> Double {
+            var solid: [(dx: Double, dy: Double, d: Double)] = []
+            for y in Int(mark.y) - 30...Int(mark.y) + 30 {
+                for x in Int(mark.x) - 30...Int(mark.x) + 30 where (buffer[x, y] >> 8) & 0xFF > 0xE0 {
+                    let dx = Double(x) + 0.5 - mark.x, dy = Double(y) + 0.5 - mark.y
+                    solid.append((dx, dy, (dx * dx + dy * dy).squareRoot()))
+                }
+            }
+            let far = solid.map(\.d).max() ?? 0
+            let tipPixels = solid.filter { $0.d > far - 1.5 }
+            let mx = tipPixels.map(\.dx).reduce(0, +), my = tipPixels.map(\.dy).reduce(0, +)
+            return (atan2(mx, -my) * 180 / .pi + 360).truncatingRemainder(dividingBy: 360)
+        }
+        func off(_ a: Double, _ b: Double) -> Double { abs((a - b + 540).truncatingRemainder(dividingBy: 360) - 180) }
+        for track in stride(from: 0.0, to: 360, by: 45) {
+            let (buffer, mark) = frame(track: track)
+            let pointing = tip(buffer, at: mark)
+            #expect(off(pointing, track) <= 5, "track \(track)°: the symbol points to \(pointing)°")
+        }
+        // Facing east, a track to the east points up the screen.
+        let (turned, mark) = frame(track: 90, facing: 90)
+        #expect(off(tip(turned, at: mark), 0) <= 5, "facing east, track 90°: \(tip(turned, at: mark))°")
+        // No line from the centre: half way between the centre and the mark, the face alone.
+        let (withMark, _) = frame(track: 0)
+        let (withoutTrack, _) = frame(track: nil)
+        let dial = KioskLayout(width: 1920, height: 1080).dialFrame(.overflight)
+        let b = 200.0 * .pi / 180, r = dial.width / 2 * 8 / 20 / 2
+        let half = (x: Int(dial.midX + sin(b) * r), y: Int(dial.midY - cos(b) * r))
+        #expect((withMark[half.x, half.y] >> 8) & 0xFF < 0x60 && (withoutTrack[half.x, half.y] >> 8) & 0xFF < 0x60,
+                "no bearing line: \(String((withMark[half.x, half.y] >> 8) & 0xFF, radix: 16))")
+    }
+}
