@@ -113,10 +113,12 @@ public enum SceneAnalysis {
 
     /// A luma mafd under this many levels is a still picture.
     static let stillChange = 0.02
-    /// The smallest mafd (levels) that counts as steady motion: the sweep's is
-    /// about 0.27 at 60 Hz and 0.5 at 30 Hz; a rolling number's is under 0.16.
-    static let steadyFloor = 0.18
-    static let steadyTolerance = 0.12
+    /// The smallest mafd (levels) that counts as steady motion: the calm
+    /// sweep's (a turn in 6 s at 60 %) is about 0.11 at 60 Hz and 0.2 at 30 Hz
+    /// (the old one's, a turn in 4 s at full strength, 0.27 and 0.5). A rolling
+    /// number's is under 0.16 but never steady from one block to the next.
+    static let steadyFloor = 0.06
+    static let steadyTolerance = 0.06
     static let block = 6
     /// The score a frame must pass to start a window: low enough for a number
     /// rolling at 60 Hz; what is not animation is told apart by `atRest`.
