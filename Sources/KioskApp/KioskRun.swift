@@ -345,7 +345,7 @@ public enum KioskRun {
         case let .aggregator(service)?:
             guard let station = config.station else { throw ArgumentError("feed \(service.rawValue) needs the station (station = LAT,LON)") }
             // The dial's widest range (or the fixed one), and the alerts' radius.
-            let radius = max(config.trafficRangeNM ?? TrafficPicture.widestRangeNM, config.alerts.radiusNM, config.radiusNM)
+            let radius = max(config.trafficRangeNM ?? TrafficPicture.rangeSteps(config.units.distance).last!, config.alerts.radiusNM, config.radiusNM)
             let feed = HTTPFeed(url: service.url(station: station, radiusNM: radius, origin: Aggregator.originOverride),
                                 name: service.rawValue, caFile: config.feedCAFile)
             // A margin over the documented rate: one request taking longer

@@ -33,9 +33,6 @@ public final class TrafficPicture {
         (unit == .kilometres ? [8.0, 16, 40, 80] : [4.0, 8, 20, 40]).map { $0 / unit.perNauticalMile }
     }
 
-    /// The widest range the dial can step to in any unit, NM.
-    public static let widestRangeNM = DisplayUnits.Distance.allCases.map { rangeSteps($0).last! }.max()!
-
     /// The steps in this picture's unit.
     public var rangeSteps: [Double] { Self.rangeSteps(distanceUnit) }
 

@@ -177,7 +177,7 @@ import SystemIO
         let miles = TrafficPicture()
         miles.distanceUnit = .miles
         #expect(miles.rangeLabels == ("5", "10", "15 mi") && abs(miles.rangeNM * 1.150779 - 20) < 1e-9)
-        #expect(TrafficPicture.widestRangeNM > 43 && TrafficPicture.widestRangeNM < 43.3, "80 km is the widest any unit steps to")
+        #expect(TrafficPicture.rangeSteps(.nauticalMiles).last == 40 && abs(TrafficPicture.rangeSteps(.kilometres).last! * 1.852 - 80) < 1e-9)
     }
 
     @Test func withoutTrafficTheRingsAreLabelledInTheCardsUnitToo() {
