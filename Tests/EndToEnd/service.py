@@ -188,7 +188,7 @@ def idle(args, command=None):
         return sum(int(v) for v in open(f"/proc/{proc.pid}/stat").read().split(")")[1].split()[11:13])
     wait_until_steady(switches, 1.0, 30)
     before, ticks = switches(), cpu_ticks()
-    time.sleep(5)
+    time.sleep(5)   # the window measured (wakeups in 5 s), not a wait for anything
     woke, used = switches() - before, cpu_ticks() - ticks
     proc.stdin.close()
     proc.send_signal(signal.SIGTERM)
