@@ -25,9 +25,8 @@ public final class FileFeed: FeedSource {
 
     public init(path: String) throws {
         self.path = path
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
-        fileName = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let (directory, name) = DirectoryWatch.directoryAndName(of: path)
+        fileName = name
         do {
             watch = try DirectoryWatch(directory, for: [.closedAfterWriting, .movedIn, .created, .deleted, .movedOut, .directoryDeleted])
         } catch let error as SystemError {

@@ -29,10 +29,9 @@ final class StandbyCorner: EventSource {
         self.units = units
         self.logPath = logPath
         self.unwritten = unwritten
-        let slash = logPath?.lastIndex(of: "/")
-        logName = logPath.map { path in slash.map { String(path[path.index(after: $0)...]) } ?? path } ?? ""
-        let directory = logPath.map { path in slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "." }
-        watch = directory.flatMap { try? DirectoryWatch($0, for: [.closedAfterWriting, .movedIn, .movedOut, .created, .deleted]) }
+        let place = logPath.map(DirectoryWatch.directoryAndName)
+        logName = place?.name ?? ""
+        watch = place.flatMap { try? DirectoryWatch($0.directory, for: [.closedAfterWriting, .movedIn, .movedOut, .created, .deleted]) }
     }
 
     func forEachDescriptor(_ body: (Int32) -> Void) {

@@ -40,6 +40,14 @@ public final class DirectoryWatch {
         rewatch()
     }
 
+    /// The directory to watch for a file at `path`, and the entry's name in it
+    /// ("/run/readsb/aircraft.json" → "/run/readsb", "aircraft.json"; a bare name is in ".").
+    public static func directoryAndName(of path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let directory = String(path[..<slash])
+        return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
+    }
+
     /// The descriptor to poll: readable when a change is waiting.
     public var descriptor: Int32 { inotify.rawValue }
 
