@@ -13,11 +13,27 @@ public final class StandingData {
         public var code: String
         public var iata: String?
         public var position: (latitude: Double, longitude: Double)
+        /// The place it serves, as the data names it ("Los Angeles"); nil when the data has none.
+        public var city: String?
+        /// How many scheduled routes call there (at most 65535): the data has
+        /// no sizes, and this tells a hub from an airfield.
+        public var routeCount: Int
         /// What the card shows: the IATA code travellers know, else the code.
         public var shortName: String { iata ?? code }
 
+        /// The longest city name kept: the card has one line for it.
+        public static let cityLength = 32
+
+        public init(code: String, iata: String? = nil, position: (latitude: Double, longitude: Double), city: String? = nil, routeCount: Int = 0) {
+            self.code = code
+            self.iata = iata
+            self.position = position
+            self.city = city
+            self.routeCount = routeCount
+        }
+
         public static func == (a: Airport, b: Airport) -> Bool {
-            a.code == b.code && a.iata == b.iata && a.position == b.position
+            a.code == b.code && a.iata == b.iata && a.position == b.position && a.city == b.city && a.routeCount == b.routeCount
         }
     }
 
@@ -193,7 +209,8 @@ public final class StandingData {
         let base = offset(.airportsOffset) + i * StandingDataFormat.airportSize
         let iata = keyString(u32(base + 4) & 0xFFFF_FF00)
         let lat = Double(Float(bitPattern: u32(base + 8))), lon = Double(Float(bitPattern: u32(base + 12)))
-        return Airport(code: keyString(u32(base)), iata: iata.isEmpty ? nil : iata, position: (lat, lon))
+        return Airport(code: keyString(u32(base)), iata: iata.isEmpty ? nil : iata, position: (lat, lon),
+                       city: string(u32(base + 16), u16(base + 20)), routeCount: Int(u16(base + 22)))
     }
 
     /// Binary search of a table's records whose first four bytes are the key.

@@ -6,7 +6,8 @@
 /// All integers are little-endian. The header is the magic, then one UInt32
 /// per `Field`. Keys are ASCII, upper case, NUL-padded to four bytes.
 enum StandingDataFormat {
-    static let magic: [UInt8] = Array("RKSDATA".utf8) + [1]
+    /// Version 2 added each airport's city and how many routes call there.
+    static let magic: [UInt8] = Array("RKSDATA".utf8) + [2]
 
     /// The header's fields after the magic, in order.
     enum Field: Int, CaseIterable {
@@ -23,8 +24,9 @@ enum StandingDataFormat {
 
     static let headerSize = magic.count + Field.allCases.count * 4
 
-    /// code[4] iata[3] pad[1] latitude:Float32 longitude:Float32
-    static let airportSize = 16
+    /// code[4] iata[3] pad[1] latitude:Float32 longitude:Float32 cityOffset:UInt32 cityLength:UInt16 routes:UInt16
+    /// (the scheduled routes that call there, at most 65535: how large it is)
+    static let airportSize = 24
     /// code[4] nameOffset:UInt32 nameLength:UInt16 pad[2]
     static let airlineSize = 12
     /// iata[2] pad[2] airline:UInt32 (airlines that also have an ICAO code)

@@ -19,13 +19,15 @@ public enum StandingDataImport {
             throw StandingDataError("\(directory): no routes/schema-01/*/*.csv: not a checkout of the standing-data repository")
         }
 
-        // Airports, by the code routes use.
-        var airports: [(key: UInt32, iata: UInt32, lat: Float, lon: Float)] = []
+        var strings = StringTable()
+        // Airports, by the code routes use, with the city a journey names.
+        var airports: [(key: UInt32, iata: UInt32, lat: Float, lon: Float, city: (UInt32, UInt16))] = []
         for file in csvFiles(under: root + "/airports/schema-01") {
-            for row in try rows(file, columns: ["Code", "IATA", "Latitude", "Longitude"]) {
+            for row in try rows(file, columns: ["Code", "IATA", "Latitude", "Longitude", "Location"]) {
                 guard let key = StandingDataFormat.key(row[0]), let lat = Double(row[2]), let lon = Double(row[3]),
                       lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180 else { continue }
-                airports.append((key, row[1].utf8.count == 3 ? StandingDataFormat.key(row[1]) ?? 0 : 0, Float(lat), Float(lon)))
+                let city = row[4].isEmpty ? (0, 0) : strings.add(String(row[4].prefix(StandingData.Airport.cityLength)))
+                airports.append((key, row[1].utf8.count == 3 ? StandingDataFormat.key(row[1]) ?? 0 : 0, Float(lat), Float(lon), city))
             }
         }
         airports.sort { $0.key < $1.key }
@@ -35,7 +37,6 @@ public enum StandingDataImport {
         var airportIndex: [UInt32: UInt16] = [:]
         for (i, a) in airports.enumerated() { airportIndex[a.key] = UInt16(i) }
 
-        var strings = StringTable()
         // Airlines by their code, and IATA → airline for callsigns flown with the IATA code.
         var airlines: [(key: UInt32, name: (UInt32, UInt16), icao: String, iata: String)] = []
         for row in try rows(root + "/airlines/schema-01/airlines.csv", columns: ["Code", "Name", "ICAO", "IATA"]) {
@@ -84,6 +85,9 @@ public enum StandingDataImport {
         var routesByAirline: [UInt32: [(number: UInt32, legs: UInt32)]] = [:]
         var legs: [UInt16] = []
         var legIndex: [[UInt16]: UInt32] = [:]
+        // How many scheduled routes call at each airport: the data has no
+        // airport sizes, and this tells a hub from an airfield.
+        var calls = [UInt16](repeating: 0, count: airports.count)
         for file in csvFiles(under: root + "/routes/schema-01") {
             for row in try rows(file, columns: ["Code", "Number", "AirportCodes"]) {
                 let codes = row[2].split(separator: "-")
@@ -93,6 +97,7 @@ public enum StandingDataImport {
                     summary.skippedRoutes += 1
                     continue
                 }
+                for i in indices where calls[Int(i)] < UInt16.max { calls[Int(i)] += 1 }
                 let at: UInt32
                 if let known = legIndex[indices] { at = known } else {
                     at = UInt32(legs.count)
@@ -138,7 +143,10 @@ public enum StandingDataImport {
             write(&out)
         }
         table(.airportsOffset, .airportsCount, airports.count) { w in
-            for a in airports { w.u32(a.key); w.u32(a.iata); w.u32(a.lat.bitPattern); w.u32(a.lon.bitPattern) }
+            for (i, a) in airports.enumerated() {
+                w.u32(a.key); w.u32(a.iata); w.u32(a.lat.bitPattern); w.u32(a.lon.bitPattern)
+                w.u32(a.city.0); w.u16(a.city.1); w.u16(calls[i])
+            }
         }
         table(.airlinesOffset, .airlinesCount, airlines.count) { w in
             for a in airlines { w.u32(a.key); w.u32(a.name.0); w.u16(a.name.1); w.u16(0) }

@@ -68,6 +68,24 @@ import SystemIO
         #expect(imported.route(forCallsign: "baw0283") == route)
     }
 
+    @Test func anAirportKeepsItsCityAndHowManyRoutesCallThere() throws {
+        let airports = try ["E/EG", "K/KL", "O/OT", "O/OB"].flatMap { try csv("airports/schema-01/\($0).csv") }
+        let codes = Set(airports.map { $0["Code"]! })
+        // The routes the import keeps: every airport of them in the excerpt.
+        let kept = try ["B/BAW-all.csv", "E/EZY-1.csv"].flatMap { try csv("routes/schema-01/\($0)") }
+            .map { $0["AirportCodes"]!.split(separator: "-").map(String.init) }.filter { $0.allSatisfy(codes.contains) }
+        for code in ["EGLL", "KLAX", "EGKK"] {
+            let row = try #require(airports.first { $0["Code"] == code })
+            let airport = try #require(imported.airport(code: code))
+            #expect(airport.city == row["Location"] && airport.city?.isEmpty == false, "\(code): \(airport.city ?? "none")")
+            let calls = kept.reduce(0) { $0 + $1.filter { $0 == code }.count }
+            #expect(airport.routeCount == calls && calls > 0, "\(code): \(airport.routeCount) routes, the rows say \(calls)")
+        }
+        // An airfield no route calls at.
+        let quiet = try #require(airports.first { row in !kept.contains { $0.contains(row["Code"]!) } })
+        #expect(imported.airport(code: quiet["Code"]!)?.routeCount == 0)
+    }
+
     @Test func aTypeIsNamedByItsActiveAirlinerRow() throws {
         let rows = try csv("model-type/schema-01/B.csv").filter { $0["ICAO"] == "B789" }
         #expect(rows.count > 1, "the data has several names for B789")
