@@ -81,9 +81,13 @@ public final class KioskView {
         }
         lastSampleTime = time
         // The face is still once the dial has settled on the overflight layout: the sweep pauses.
-        // With no sweep at all (sweep = off), a settled standby draws nothing either.
-        if (controller.state.mode == .overflight || !controller.sweep.sweeps) && !graph.isAnimating(KioskScene.dialID) {
+        // With no sweep at all (sweep = off), a settled standby draws nothing either,
+        // unless traffic moves on it: then the clock runs for the blips alone.
+        let trafficMoves = controller.state.mode == .standby && controller.showsTraffic && !controller.traffic.blips.isEmpty
+        if (controller.state.mode == .overflight || !controller.sweep.sweeps) && !trafficMoves && !graph.isAnimating(KioskScene.dialID) {
             timeline.setPaused(true, at: time)
+        } else if trafficMoves && timeline.isPaused {
+            timeline.setPaused(false, at: time)
         }
     }
 

@@ -18,6 +18,9 @@ public struct DialPainter {
         public var sweepBearing: Float
         /// 1 while sweeping, 0 when the still face has replaced the sweep (the kiosk's calmer sweep less).
         public var sweepOpacity: Float
+        /// 1 while the face is live, 0 when the still face has replaced it: the
+        /// traffic fades with it, whatever the sweep's own brightness (or none).
+        public var trafficOpacity: Float = 1
         /// The sweep's bright edge alone, without the wedge fading behind it.
         public var sweepEdgeOnly = false
         public var showsBlips: Bool

@@ -208,11 +208,11 @@ public final class KioskRenderer: TextMeasuring {
     /// How each blip of the traffic will be drawn on the dial of `p`.
     private func blipMarks(_ p: DialPainter.Parameters, opacity: Float, into marks: inout [BlipMark]) {
         marks.removeAll(keepingCapacity: true)
-        guard let traffic, p.sweepOpacity > 0, !traffic.blips.isEmpty else { return }
+        guard let traffic, p.trafficOpacity > 0, !traffic.blips.isEmpty else { return }
         sprites.prepare(scale: p.scale)
         for blip in traffic.blips {
             let q = Point(p.center.x + Float(blip.x) * p.radius, p.center.y - Float(blip.y) * p.radius)
-            let alpha = UInt8(min(max(Float(blip.opacity) * p.sweepOpacity * opacity, 0), 1) * 255 + 0.5)
+            let alpha = UInt8(min(max(Float(blip.opacity) * p.trafficOpacity * opacity, 0), 1) * 255 + 0.5)
             if blip.highlighted {
                 let reach = 14 * 1.6 * p.scale + 2
                 marks.append(BlipMark(serial: blip.serial, box: Rect(x: q.x - reach, y: q.y - reach, width: 2 * reach, height: 2 * reach).enclosingPixels,
@@ -230,12 +230,12 @@ public final class KioskRenderer: TextMeasuring {
     /// sweep frame follows), else drawn as paths (a gliding dial changes
     /// its scale every frame: sprites for each would be drawn and dropped).
     private func drawTraffic(_ p: DialPainter.Parameters, within box: IntRect?, sprites useSprites: Bool, in canvas: Canvas) {
-        guard let traffic, p.sweepOpacity > 0, !traffic.blips.isEmpty else { return }
+        guard let traffic, p.trafficOpacity > 0, !traffic.blips.isEmpty else { return }
         if useSprites { sprites.prepare(scale: p.scale) }
         let saved = canvas.opacity
         for blip in traffic.blips {
             let q = Point(p.center.x + Float(blip.x) * p.radius, p.center.y - Float(blip.y) * p.radius)
-            let opacity = Float(blip.opacity) * p.sweepOpacity
+            let opacity = Float(blip.opacity) * p.trafficOpacity
             if blip.highlighted || !useSprites {
                 canvas.opacity = saved * opacity
                 dial.drawTrafficBlip(at: q, scale: p.scale, highlighted: blip.highlighted, in: canvas)
@@ -278,6 +278,7 @@ public final class KioskRenderer: TextMeasuring {
                                        sweepBearing: Float(sweepBearing), sweepOpacity: Float(1 - DialChannels(item.custom).stillness),
                                        showsBlips: false, marker: nil, rangeLabels: traffic?.rangeLabels ?? ringLabels)
         p.rangeLabelColor = DialPainter.rangeLabelColor
+        p.trafficOpacity = p.sweepOpacity
         p.facing = Float(DialChannels(item.custom).facingDegrees)
         p.sweepOpacity *= sweep.sweeps ? Float(sweep.opacity) : 0
         p.sweepEdgeOnly = sweep.style == .line

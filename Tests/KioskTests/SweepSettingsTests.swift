@@ -3,6 +3,7 @@ import Testing
 import Glibc
 #endif
 import Raster
+import Feed
 @testable import KioskModel
 @testable import KioskRendering
 
@@ -61,5 +62,44 @@ import Raster
         #expect(full > 40, "the full wedge adds \(full) to the green there")
         #expect(abs(Double(calm) - 0.6 * Double(full)) <= 3 && abs(Double(faint) - 0.3 * Double(full)) <= 3, "\(full), \(calm), \(faint)")
         #expect(edge == 0, "the edge alone leaves the face behind it as it is (\(edge))")
+    }
+
+    /// The traffic is the face's, not the sweep's: its blips are as bright
+    /// under a faint sweep or none as under a full one, and without a sweep
+    /// they still move (frames come while there is traffic, none once it has gone).
+    @Test func theTrafficIsDrawnAndMovesWhateverTheSweep() throws {
+        let fonts = try FontSet()
+        let capture = try TrafficTests.capture()
+        func run(_ sweep: SweepSettings) -> (FrameTick, [(x: Int, y: Int)]) {
+            let renderer = KioskRenderer(fonts: fonts)
+            let tick = FrameTick(controller: TrafficTests.controller(measure: renderer), renderer: renderer, buffer: PixelBuffer(width: 800, height: 480))
+            tick.controller.setSweep(sweep, at: 0)
+            _ = tick.controller.handle(.feed([.snapshot(TrafficTests.replay(capture, at: 0))]), at: 0)
+            for frame in 0...60 { tick.draw(at: Double(frame) / 30) }
+            let dial = tick.controller.view.layout.dialFrame(.standby)
+            let centres = tick.controller.traffic.blips.filter { $0.opacity >= 1 && !$0.highlighted }.map {
+                (x: Int(dial.midX + $0.x * dial.width / 2), y: Int(dial.midY - $0.y * dial.width / 2))
+            }
+            return (tick, centres)
+        }
+        let (edge, centres) = run(SweepSettings(style: .line, periodSeconds: 6, opacity: 1))
+        let (faint, _) = run(SweepSettings(style: .line, periodSeconds: 6, opacity: 0.3))
+        let (off, _) = run(SweepSettings(style: .off, periodSeconds: 6, opacity: 1))
+        #expect(centres.count >= 40, "blips: \(centres.count)")
+        // Away from the edge (2° either side covers its width at the rim of an 800x480 dial).
+        let bearing = edge.view.sweepBearing
+        let dial = edge.controller.view.layout.dialFrame(.standby)
+        var compared = 0, differing = 0
+        for c in centres {
+            let b = atan2(Double(c.x) - dial.midX, dial.midY - Double(c.y)) * 180 / .pi
+            guard abs((b - bearing + 540).truncatingRemainder(dividingBy: 360) - 180) > 5 else { continue }
+            compared += 1
+            if edge.frame[c.x, c.y] != faint.frame[c.x, c.y] || edge.frame[c.x, c.y] != off.frame[c.x, c.y] { differing += 1 }
+        }
+        #expect(compared >= 30 && differing == 0, "\(differing) of \(compared) blips drawn differently under a faint sweep or none")
+        #expect(off.view.frameNeeded(at: 2.1), "without a sweep, the traffic still moves")
+        _ = off.controller.handle(.feed([.snapshot(AircraftSnapshot(now: 100, aircraft: []))]), at: 2.1)
+        for frame in 0..<30 { off.draw(at: 2.1 + Double(frame) / 30) }
+        #expect(!off.view.frameNeeded(at: 4), "the traffic gone, a still standby: no frames")
     }
 }
