@@ -23,11 +23,14 @@ public struct Aircraft: Equatable, Sendable {
     public var bearingDegrees: Double?
     /// Its track over the ground, compass degrees: where its symbol on the dial points.
     public var trackDegrees: Double?
+    /// How far along its route's leg it is, when the route is the standing data's and fits.
+    public var journey: Journey?
 
     public init(callsign: String, type: String? = nil, route: String? = nil, airline: String? = nil, model: String? = nil,
-                altitudeFeet: Int? = nil, onGround: Bool = false, groundSpeedKnots: Int? = nil, distanceNM: Double? = nil,
+                journey: Journey? = nil, altitudeFeet: Int? = nil, onGround: Bool = false, groundSpeedKnots: Int? = nil, distanceNM: Double? = nil,
                 bearingDegrees: Double? = nil, verticalRateFeetPerMinute: Int? = nil, alert: String? = nil, trackDegrees: Double? = nil) {
         self.trackDegrees = trackDegrees
+        self.journey = journey
         self.verticalRateFeetPerMinute = verticalRateFeetPerMinute
         self.alert = alert
         self.callsign = callsign
@@ -49,7 +52,7 @@ public struct Aircraft: Equatable, Sendable {
         callsign.hasPrefix("~") ? "Unidentified" : callsign
     }
 
-    static let fields = ["callsign", "type", "route", "airline", "model", "altitude_ft", "on_ground", "ground_speed_kt", "distance_nm", "bearing_deg", "vertical_rate_fpm", "alert", "track_deg"]
+    static let fields = ["callsign", "type", "route", "airline", "model", "altitude_ft", "on_ground", "ground_speed_kt", "distance_nm", "bearing_deg", "vertical_rate_fpm", "alert", "track_deg", "journey"]
 
     /// The longest airline or model name the card takes.
     public static let nameLength = 32
@@ -101,6 +104,7 @@ public struct Aircraft: Equatable, Sendable {
         verticalRateFeetPerMinute = try number("vertical_rate_fpm", Self.verticalRateRange).map { Int($0.rounded()) }
         trackDegrees = try number("track_deg", Self.bearingRange)
         alert = try string("alert", maxLength: 24)
+        if let j = o["journey"], !j.isNull { journey = try Journey(json: j, field: "\(field).journey") }
     }
 
     public var json: JSONValue {
@@ -117,6 +121,7 @@ public struct Aircraft: Equatable, Sendable {
         if let trackDegrees { o["track_deg"] = .number(trackDegrees) }
         if let verticalRateFeetPerMinute { o["vertical_rate_fpm"] = .number(Double(verticalRateFeetPerMinute)) }
         if let alert { o["alert"] = .string(alert) }
+        if let journey { o["journey"] = journey.json }
         return .object(o)
     }
 }

@@ -19,7 +19,7 @@ public struct AircraftIdentity {
     }
 
     /// The card's identity lines for a report, all optional: nothing is invented.
-    public func describe(_ r: AircraftReport) -> (type: String?, route: String?, airline: String?, model: String?) {
+    public func describe(_ r: AircraftReport) -> (type: String?, route: String?, airline: String?, model: String?, journey: Journey?) {
         let record = standingData?.aircraft(address: r.hex)
         // The feed's own database first (readsb), then the receiver's installed
         // one (PiAware), then the standing data's sparse table.
@@ -30,19 +30,34 @@ public struct AircraftIdentity {
         if let callsign = r.callsign, let code = Self.airlineCode(callsign), let name = standingData?.airlineName(code: code) {
             airline = name
         }
-        return (type, route(for: r), airline.map { String($0.prefix(Aircraft.nameLength)) }, model.map { String($0.prefix(Aircraft.nameLength)) })
+        let route = route(for: r)
+        return (type, route?.text, airline.map { String($0.prefix(Aircraft.nameLength)) }, model.map { String($0.prefix(Aircraft.nameLength)) },
+                route?.journey)
     }
 
     /// The route the card shows: the user's, else the standing data's leg that
     /// fits where the aircraft is and where it is heading; nil when doubtful.
-    func route(for r: AircraftReport) -> String? {
+    /// A leg from the standing data comes with the journey along it (the
+    /// user's routes name no airports the kiosk can place).
+    func route(for r: AircraftReport) -> (text: String, journey: Journey?)? {
         guard let callsign = r.callsign else { return nil }
-        if let mine = routes[callsign] { return mine }
+        if let mine = routes[callsign] { return (mine, nil) }
         guard let data = standingData, let route = data.route(forCallsign: callsign),
-              let lat = r.latitude, let lon = r.longitude,
-              let leg = RouteCheck.plausibleLeg(of: route, position: GeoPoint(latitude: lat, longitude: lon),
-                                                trackDegrees: r.trackDegrees, groundSpeedKnots: r.groundSpeedKnots) else { return nil }
-        return "\(route.airports[leg].shortName) → \(route.airports[leg + 1].shortName)"
+              let lat = r.latitude, let lon = r.longitude else { return nil }
+        let position = GeoPoint(latitude: lat, longitude: lon)
+        guard let leg = RouteCheck.plausibleLeg(of: route, position: position, trackDegrees: r.trackDegrees,
+                                                groundSpeedKnots: r.groundSpeedKnots) else { return nil }
+        let from = route.airports[leg], to = route.airports[leg + 1]
+        var journey: Journey?
+        if let place = RouteCheck.place(of: position, from: GeoPoint(latitude: from.position.latitude, longitude: from.position.longitude),
+                                        to: GeoPoint(latitude: to.position.latitude, longitude: to.position.longitude)),
+           Journey.distanceRange.contains(place.length) {
+            let flown = min(max(place.alongTrack, 0), place.length)
+            // The city is the data's text: shown only when it is what a card may draw.
+            let city = to.city.flatMap { ShownText.problem($0, maximumLength: Journey.cityLength) == nil ? $0 : nil }
+            journey = Journey(flownNM: flown, toGoNM: place.length - flown, destinationCity: city)
+        }
+        return ("\(from.shortName) → \(to.shortName)", journey)
     }
 
     /// The ICAO airline code a callsign starts with ("BAW" of "BAW283"), if it has that shape.

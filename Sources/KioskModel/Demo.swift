@@ -3,7 +3,8 @@
 public enum Demo {
     /// The demo's first aircraft, also the sample for renders, audits and benchmarks.
     public static let sampleAircraft = Aircraft(callsign: "BAW283", type: "B789", route: "LHR → LAX", airline: "British Airways",
-                                                model: "Boeing 787-9 Dreamliner", altitudeFeet: 36_000,
+                                                model: "Boeing 787-9 Dreamliner",
+                                                journey: Journey(flownNM: 612, toGoNM: 4118, destinationCity: "Los Angeles"), altitudeFeet: 36_000,
                                                 groundSpeedKnots: 487, distanceNM: 3.2, bearingDegrees: 274)
     public static let sampleOverflight = KioskState(mode: .overflight, aircraft: sampleAircraft)
 

@@ -153,7 +153,7 @@ public final class FeedInterpreter {
         let r = choice.report
         let known = identity.describe(r)
         return Aircraft(callsign: String(r.displayName.prefix(12)), type: known.type, route: known.route, airline: known.airline,
-                        model: known.model,
+                        model: known.model, journey: known.journey,
                         altitudeFeet: r.onGround ? nil : r.altitudeFeet.flatMap { Double($0).wholeNumber(in: Aircraft.altitudeRange) },
                         onGround: r.onGround,
                         groundSpeedKnots: r.groundSpeedKnots.flatMap { $0.wholeNumber(in: Aircraft.groundSpeedRange) },

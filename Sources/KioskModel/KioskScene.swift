@@ -57,7 +57,11 @@ public enum KioskScene {
     /// Text sizes in px at scale 1, and baselines from the card's top.
     static let rows: [(label: String, baseline: Double)] = [("ALT", 300), ("GS", 360), ("DIST", 420), ("BRG", 480)]
     /// Where to look, a row below the numbers.
-    static let lookRowBaseline = 550.0
+    static let lookRowBaseline = 540.0
+    /// The journey's line, and the baseline of its distances, in the card's lowest band.
+    static let journeyLineY = 580.0, journeyBaseline = 618.0
+    /// The journey line's height at scale 1: its mark's diameter and a little room.
+    public static let journeyLineHeight = 18.0
 
     /// The leaves for `state`. `shown` is the aircraft the card shows: in standby
     /// the last one stays on the card while it fades out. An overflight with
@@ -166,6 +170,7 @@ public enum KioskScene {
                                       transition: aircraftTransition, contentTransition: .numericTextValue(look?.elevationDegrees.rounded() ?? 0),
                                       animationOverride: cardAnimation, isDecorative: !lookShown))
 
+        journey(aircraft?.journey, overflight: overflight, identity: identity, layout: layout, units: units, measure: measure, into: &leaves)
         standbyCorner(standbyInfo, overflight: overflight, layout: layout, measure: measure, into: &leaves)
 
         let note = state.note ?? ""
@@ -182,6 +187,40 @@ public enum KioskScene {
                                           isDecorative: overflight))
         }
         return leaves
+    }
+
+    /// The journey, in the card's lowest band, for a route from the standing
+    /// data that fits: a line from origin to destination with the aircraft's
+    /// place on it (it glides as the aircraft flies), the distance flown under
+    /// its left end and the distance to the destination's city under its right.
+    /// The distances change without rolling: they tick every few seconds
+    /// all flight long, and a card that rolled them would never be still.
+    static func journey(_ journey: Journey?, overflight: Bool, identity: String, layout: KioskLayout, units: DisplayUnits,
+                        measure: TextMeasuring?, into leaves: inout [LeafDescription]) {
+        let card = layout.cardFrame, s = layout.cardScale
+        let x = card.x + 40 * s, width = card.width - 80 * s
+        let shown = overflight && journey != nil
+        let opacity = shown ? 1.0 : 0.0
+        let aircraftTransition = aircraftTransition(layout)
+        let cardAnimation = cardAnimation(overflight, layout: layout)
+        let height = journeyLineHeight * s
+        leaves.append(LeafDescription(id: NodeID("card/journey", id: identity),
+                                      frame: AnimatableRect(x: x, y: card.y + journeyLineY * s - height / 2, width: width, height: height),
+                                      opacity: opacity, content: .custom, style: KioskStyle.journey.leafStyle,
+                                      custom: AnimatableRect(x: journey?.fraction ?? 0, y: 0, width: 0, height: 0),
+                                      transition: aircraftTransition, animationOverride: cardAnimation, isDecorative: !shown))
+        let texts = journey?.texts(units) ?? (flown: "", toGo: "")
+        let size = layout.textSize(24, scale: s), baseline = card.y + journeyBaseline * s
+        let flownWidth = measure?.width(of: texts.flown, style: .route, size: size) ?? Double(texts.flown.count) * 0.6 * size
+        let toGo = fitted(texts.toGo, size: size, width: width - flownWidth - 20 * s, measure: measure)
+        leaves.append(LeafDescription(id: NodeID("card/journey/flown", id: identity), frame: textFrame(x: x, baseline: baseline, size: size),
+                                      opacity: opacity, content: .text(texts.flown), style: KioskStyle.route.leafStyle,
+                                      transition: aircraftTransition, contentTransition: .identity, animationOverride: cardAnimation,
+                                      isDecorative: !shown))
+        leaves.append(LeafDescription(id: NodeID("card/journey/to", id: identity), frame: textFrame(x: x + width, baseline: baseline, size: size),
+                                      opacity: opacity, content: .text(toGo), style: KioskStyle.journeyDestination.leafStyle,
+                                      transition: aircraftTransition, contentTransition: .identity, animationOverride: cardAnimation,
+                                      isDecorative: !shown))
     }
 
     /// Standby's quiet corner, right-aligned at the top right where the dial

@@ -15,6 +15,9 @@ public enum KioskStyle: Int, Sendable, CaseIterable {
     case clock, today
     case distressCard, distressStatus, interestCard, interestStatus
     case alertMarker, distressMarker, interestMarker
+    /// The card's journey: the leg as a line with the aircraft's place on it,
+    /// and under it the distance to go and where to, at the line's right end.
+    case journey, journeyDestination
 
     /// The style as the animation core carries it.
     public var leafStyle: LeafStyle { LeafStyle(rawValue) }
@@ -22,7 +25,7 @@ public enum KioskStyle: Int, Sendable, CaseIterable {
     public init?(_ style: LeafStyle) { self.init(rawValue: style.rawValue) }
 
     /// Whether leaves of this style are text.
-    public var isText: Bool { !isCard && !isMarker && self != .dial }
+    public var isText: Bool { !isCard && !isMarker && self != .dial && self != .journey }
 
     /// Whether leaves of this style are the card's background (of any alert level).
     public var isCard: Bool { self == .card || self == .alertCard || self == .distressCard || self == .interestCard }

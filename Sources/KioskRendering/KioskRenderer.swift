@@ -63,9 +63,9 @@ public final class KioskRenderer: TextMeasuring {
         // give the comma and the space a digit's width as the mono face did.
         case .rowValue: return (fonts.regular, Color(hex: 0xE8F1F2), .right)
         case .note: return (fonts.regular, Color(hex: 0xF2C46C), .left)
-        case .credit, .place, .today: return (fonts.regular, Color(hex: 0x9FB3BF), .right)
+        case .credit, .place, .today, .journeyDestination: return (fonts.regular, Color(hex: 0x9FB3BF), .right)
         case .clock: return (fonts.regular, Color(hex: 0xE8F1F2), .right)
-        case .dial, .marker, .card, .alertCard, .distressCard, .interestCard, .alertMarker, .distressMarker, .interestMarker:
+        case .dial, .marker, .card, .journey, .alertCard, .distressCard, .interestCard, .alertMarker, .distressMarker, .interestMarker:
             return (fonts.regular, Color(hex: 0xE8F1F2), .left)
         }
     }
@@ -122,6 +122,7 @@ public final class KioskRenderer: TextMeasuring {
             case .marker, .alertMarker, .distressMarker, .interestMarker: drawMarker(item, color: Self.alertColor(style), in: canvas)
             case .card: drawCard(item, stroke: Self.cardStroke, width: 1, in: canvas)
             case .alertCard, .distressCard, .interestCard: drawCard(item, stroke: Self.alertColor(style) ?? Self.alertColor, width: 3, in: canvas)
+            case .journey: drawJourney(item, in: canvas)
             default: drawText(item, style: style, in: canvas)
             }
             if style != .dial && drawnDial != nil { drawnAfterDial = drawnAfterDial.union(canvas.damage) }
@@ -370,6 +371,40 @@ public final class KioskRenderer: TextMeasuring {
         path.addRoundedRect(Rect(x: Float(f.x), y: Float(f.y), width: Float(f.width), height: Float(f.height)), cornerRadius: 24 * s)
         canvas.fill(path, with: .solid(Self.cardFill))
         canvas.stroke(path, style: StrokeStyle(width: max(width * s, width)), with: .solid(stroke))
+    }
+
+    /// The part of the leg flown, in the dial's green; the part to go, fainter.
+    static let journeyFlown = Color(hex: 0x2FA37A), journeyToGo = Color(hex: 0x3A4C58)
+
+    /// The journey line across its leaf's frame: the origin's dot at the left,
+    /// the destination's at the right, and the aircraft's mark (the dial's
+    /// bright green, as its mark on the dial) at the leaf's fraction between
+    /// them. The ends are inset by the mark's radius, so a mark at either end
+    /// stays inside the frame.
+    private func drawJourney(_ item: RenderItem, in canvas: Canvas) {
+        let f = item.frame
+        let s = Float(f.height / KioskScene.journeyLineHeight)
+        let mark = max(7 * s, 4), end = max(3 * s, 2)
+        let y = Float(f.midY), left = Float(f.x) + mark, right = Float(f.maxX) - mark
+        guard right > left else { return }
+        let fraction = Float(min(max(item.custom.x, 0), 1))
+        let at = left + fraction * (right - left)
+        let line = StrokeStyle(width: max(2 * s, 1.5))
+        // From the mark to one end, with that end's airport dot.
+        func leg(to x: Float, _ color: Color) {
+            path.removeAll()
+            path.move(to: Point(at, y))
+            path.line(to: Point(x, y))
+            canvas.stroke(path, style: line, with: .solid(color))
+            path.removeAll()
+            path.addCircle(center: Point(x, y), radius: end)
+            canvas.fill(path, with: .solid(color))
+        }
+        leg(to: right, Self.journeyToGo)
+        leg(to: left, Self.journeyFlown)
+        path.removeAll()
+        path.addCircle(center: Point(at, y), radius: mark)
+        canvas.fill(path, with: .solid(DialPainter.bright))
     }
 
     private func drawText(_ item: RenderItem, style: KioskStyle, in canvas: Canvas) {

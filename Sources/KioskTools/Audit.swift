@@ -88,6 +88,11 @@ public enum Audit {
                     }
                 }
             }
+            // The journey's line lies inside the card.
+            if visible, KioskStyle(item.style) == .journey, let card,
+               item.frame.x < card.x || item.frame.maxX > card.maxX || item.frame.y < card.y || item.frame.maxY > card.maxY {
+                found.append("\(place): \(item.id) runs past the card")
+            }
             guard visible, isText, !isEmpty, let style = KioskStyle(item.style) else { continue }
             let look = renderer.textStyle(style)
             // Text on the card stays inside it.
@@ -96,6 +101,11 @@ public enum Audit {
                 let left = look.alignment == .right ? item.frame.x - advance : item.frame.x
                 if left < card.x || left + advance > card.maxX {
                     found.append("\(place): \(item.id) runs past the card (\(Int(left))...\(Int(left + advance)) against \(Int(card.x))...\(Int(card.maxX)))")
+                }
+                // And its descenders above the card's bottom edge.
+                let bottom = item.frame.maxY + Double(look.face.descenderEm) * item.frame.height
+                if item.frame.y < card.y || bottom > card.maxY {
+                    found.append("\(place): \(item.id) runs past the card's bottom (\(Int(bottom)) against \(Int(card.maxY)))")
                 }
             }
             // Standby's corner stays on the screen and off the dial's disc.
@@ -173,7 +183,8 @@ public enum Audit {
     /// An aircraft with every line as long as the card takes it.
     static let longestOverflight = KioskState(mode: .overflight, aircraft: Aircraft(
         callsign: "WMWMWMWM", type: "WWWW", route: "WWW → MMM", airline: String(repeating: "W", count: Aircraft.nameLength),
-        model: String(repeating: "M", count: Aircraft.nameLength), altitudeFeet: 88_888, groundSpeedKnots: 1888,
+        model: String(repeating: "M", count: Aircraft.nameLength),
+        journey: Journey(flownNM: 8888, toGoNM: 8888, destinationCity: String(repeating: "W", count: Journey.cityLength)), altitudeFeet: 88_888, groundSpeedKnots: 1888,
         distanceNM: 888.8, bearingDegrees: 288, verticalRateFeetPerMinute: -2500), place: .init(index: 88, count: 88))
 
     /// The longest card as an alert: its amber status word and border.

@@ -40,16 +40,25 @@ public enum RouteCheck {
         return nil
     }
 
-    /// Whether an aircraft at `position` fits the leg from `a` to `b`.
-    public static func fits(from a: GeoPoint, to b: GeoPoint, position p: GeoPoint, trackDegrees: Double?, groundSpeedKnots: Double?) -> Bool {
-        let length = a.distanceNM(to: b)
-        let fromA = a.distanceNM(to: p), toB = p.distanceNM(to: b)
-        guard length.isFinite, fromA.isFinite, length > 1 else { return false }
+    /// Where `p` lies against the great circle from `a` to `b`, in nautical
+    /// miles: how far along it from `a` (negative before `a`, beyond
+    /// `length` past `b`), how far off it, and the leg's length; nil for a
+    /// leg too short to have a direction.
+    public static func place(of p: GeoPoint, from a: GeoPoint, to b: GeoPoint) -> (alongTrack: Double, crossTrack: Double, length: Double)? {
+        let length = a.distanceNM(to: b), fromA = a.distanceNM(to: p)
+        guard length.isFinite, fromA.isFinite, length > 1 else { return nil }
         let r = GeoPoint.earthRadiusNM
         let angle = (a.bearing(to: p) - a.bearing(to: b)) * .pi / 180
         let crossTrack = asin(min(max(sin(fromA / r) * sin(angle), -1), 1)) * r
         var alongTrack = acos(min(max(cos(fromA / r) / cos(crossTrack / r), -1), 1)) * r
         if cos(angle) < 0 { alongTrack = -alongTrack }
+        return (alongTrack, crossTrack, length)
+    }
+
+    /// Whether an aircraft at `position` fits the leg from `a` to `b`.
+    public static func fits(from a: GeoPoint, to b: GeoPoint, position p: GeoPoint, trackDegrees: Double?, groundSpeedKnots: Double?) -> Bool {
+        guard let (alongTrack, crossTrack, length) = place(of: p, from: a, to: b) else { return false }
+        let fromA = a.distanceNM(to: p), toB = p.distanceNM(to: b)
         guard abs(crossTrack) <= crossTrackLimit(legLength: length),
               alongTrack >= -alongTrackSlack, alongTrack <= length + alongTrackSlack else { return false }
         if let track = trackDegrees, let speed = groundSpeedKnots, track.isFinite, speed.isFinite, speed >= movingSpeed,
