@@ -90,6 +90,8 @@ public enum KioskRun {
         controller.showsTraffic = config.showsTraffic && interpreter != nil
         controller.gpioAction = config.gpioAction
         controller.traffic.setFixedRange(config.trafficRangeNM, at: 0)
+        controller.showsAirports = config.showsAirports
+        controller.placeAirports()
         controller.setSweep(config.sweep, at: 0)
         for shown in presenters { Log.line("radar-kiosk: showing on \(shown.name)" + (headless?.recorder.map { ", recording to \($0.path)" } ?? "")) }
         let timeZone = getenv("TZ").map { String(cString: $0) }

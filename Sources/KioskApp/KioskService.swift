@@ -210,6 +210,8 @@ final class KioskService {
             screen?.schedule = live.night
             standbyCorner?.choice = live.standbyInfo
             controller.setSweep(live.sweep, at: loop.now)
+            controller.showsAirports = live.showsAirports
+            controller.placeAirports()
             if let station = live.station { screen?.station = station }
             controller.setStationView(facing: live.facing, elevationFeet: live.stationElevationFeet, at: loop.now)
             screenshots.directory = configuration.screenshotDirectory

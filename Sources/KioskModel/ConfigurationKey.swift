@@ -178,6 +178,10 @@ public struct ConfigurationKey: Sendable {
         .init("traffic", "yes|no", "yes", "the aircraft around as blips on the sweeping dial (with a feed)") {
             $0.showsTraffic = try yesNo($1, "traffic")
         },
+        .init("traffic.airports", "yes|no", "yes", live: true,
+              "the airports airlines serve within the dial's range (100 or more scheduled routes in the standing data) as small marks with their codes, under the blips") {
+            $0.showsAirports = try yesNo($1, "traffic.airports")
+        },
         .init("traffic.range_nm", "auto|NM", "auto", "the dial's range: auto steps through 4, 8, 20 and 40 NM to fit the traffic") {
             $0.trafficRangeNM = $1 == "auto" ? nil : try number($1, "traffic.range_nm", 1...250)
         },

@@ -153,6 +153,8 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var screen = ScreenPolicy()
     public var backlight = BacklightChoice.auto
     public var showsTraffic = true
+    /// Whether the dial marks the airports around the station.
+    public var showsAirports = true
     /// How standby's dial sweeps.
     public var sweep = SweepSettings()
     /// What standby's corner shows.

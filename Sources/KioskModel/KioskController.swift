@@ -27,8 +27,11 @@ public final class KioskController {
     public var keyDebounce = 0.2
     /// Whether the quit key stops the kiosk (run by hand; never under systemd).
     public var keysMayQuit = true
-    /// The live feed's interpretation, when there is a feed.
-    public var feed: FeedInterpreter?
+    /// The live feed's interpretation, when there is a feed. Its station and
+    /// standing data place the dial's airports.
+    public var feed: FeedInterpreter? {
+        didSet { placeAirports() }
+    }
     private var lastKeyAction = -Double.infinity
     /// Whether the screen is on, and how bright: the schedule, "on only while
     /// overhead", wakes and overrides.
@@ -97,6 +100,24 @@ public final class KioskController {
 
     /// How standby's dial sweeps: its look, speed and brightness.
     public private(set) var sweep = SweepSettings()
+
+    /// Whether the dial marks the airports around the station (`traffic.airports`).
+    public var showsAirports = true
+
+    /// Finds the airports around the feed's station for the dial, from the
+    /// feed's standing data: at start, and when a reload may have moved the
+    /// station or changed the setting. Out to the widest range the dial can
+    /// take, so a change of range finds them already placed.
+    public func placeAirports() {
+        var airports: [DialAirport] = []
+        if showsAirports, showsTraffic, let feed, let data = feed.identity.standingData {
+            let reach = max(traffic.maximumRangeNM, traffic.rangeSteps[traffic.rangeSteps.count - 1])
+            airports = DialAirport.around(feed.selector.settings.station, in: data, within: reach)
+        }
+        guard airports != traffic.airports else { return }
+        traffic.airports = airports
+        requestRepaint()
+    }
 
     /// Sweeps as `settings` say from `time` (at start, or a reload).
     public func setSweep(_ settings: SweepSettings, at time: Double) {

@@ -83,6 +83,13 @@ public final class TrafficPicture {
     private var serials = 0
 
     private var tracks: [Track] = []
+    /// The airports around the station (the controller's, from the standing data).
+    public var airports: [DialAirport] = [] {
+        didSet { airportMarks.reserveCapacity(airports.count) }
+    }
+    /// Where the airports inside the dial are drawn at the last `sample`.
+    public private(set) var airportMarks: [DialAirportMark] = []
+
     /// The blips of the last `sample`, nearest first.
     public private(set) var blips: [TrafficBlip] = []
     /// The name shown on the card: its blip is highlighted.
@@ -210,6 +217,12 @@ public final class TrafficPicture {
         // Turned by the facing: a bearing b is drawn at b - facing.
         let turn = facingDegrees * .pi / 180
         let c = cos(turn) / range, s = sin(turn) / range
+        // The airports, placed by the same range and facing as the blips: they glide together.
+        airportMarks.removeAll(keepingCapacity: true)
+        for (i, a) in airports.enumerated() {
+            let x = a.east * c - a.north * s, y = a.north * c + a.east * s
+            if x * x + y * y <= 0.95 * 0.95 { airportMarks.append(DialAirportMark(x: x, y: y, index: i)) }
+        }
         for t in tracks where blips.count < maximumBlips {
             let p = position(t, at: time)
             let x = p.east * c - p.north * s, y = p.north * c + p.east * s

@@ -251,6 +251,26 @@ public final class KioskRenderer: TextMeasuring {
         }
     }
 
+    /// The airports around the station: a small ring each and its code to
+    /// its right, in the rings' labels' colour and size, faded with the
+    /// traffic (gone on the still face of an overflight).
+    private func drawAirports(_ p: DialPainter.Parameters, fonts: (compass: Font, range: Font), in canvas: Canvas) {
+        guard let traffic, p.trafficOpacity > 0, !traffic.airportMarks.isEmpty else { return }
+        let saved = canvas.opacity
+        canvas.opacity = saved * p.trafficOpacity
+        let ring = max(4 * p.scale, 2.5)
+        for mark in traffic.airportMarks {
+            let q = Point(p.center.x + Float(mark.x) * p.radius, p.center.y - Float(mark.y) * p.radius)
+            path.removeAll()
+            path.addCircle(center: q, radius: ring)
+            canvas.stroke(path, style: StrokeStyle(width: max(1.5 * p.scale, 1)), with: .solid(DialPainter.rangeLabelColor))
+            text.draw(traffic.airports[mark.index].label, font: fonts.range,
+                      at: Point(q.x + ring + 4 * p.scale + 2, q.y + fonts.range.capHeight / 2), alignment: .left,
+                      color: DialPainter.rangeLabelColor, in: canvas)
+        }
+        canvas.opacity = saved
+    }
+
     /// The sizes of the dial's compass (N, E, S, W) and range (5, 10, 15)
     /// labels: the design's, scaled with the dial, never below the screen's minimum.
     public func dialLabelSizes(_ item: RenderItem, minimumTextSize: Float) -> (compass: Float, range: Float) {
@@ -296,6 +316,8 @@ public final class KioskRenderer: TextMeasuring {
         let fonts = dialFonts(item, minimumTextSize: minimumTextSize)
         drawnDial = (p.center, p.radius, p.scale)
         dial.drawFace(p, in: canvas)
+        // The airports are part of the still face: the sweep frames restore them from its cache.
+        drawAirports(p, fonts: fonts, in: canvas)
         let box = Self.dialBox(p)
         if keepsSweepCache && item.scale == 1 {
             sweepCache.take(box, of: canvas.target)

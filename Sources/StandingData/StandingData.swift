@@ -1,3 +1,4 @@
+import Feed
 import SystemIO
 
 /// Routes, airports, airlines, aircraft types and a sparse aircraft table,
@@ -132,6 +133,26 @@ public final class StandingData {
         guard let key = StandingDataFormat.key(code),
               let i = search(.airportsOffset, .airportsCount, StandingDataFormat.airportSize, for: key) else { return nil }
         return airport(at: i)
+    }
+
+    /// The airports within `radiusNM` of `center` that at least
+    /// `minimumRoutes` scheduled routes call at, nearest first. A pass over
+    /// every airport (34,000, a millisecond or two): for a station set or
+    /// changed, never per frame.
+    public func airports(within radiusNM: Double, of center: GeoPoint, minimumRoutes: Int) -> [Airport] {
+        guard isReadable, radiusNM.isFinite, radiusNM > 0 else { return [] }
+        // A degree of latitude is 60 NM: airports further north or south are passed over unread.
+        let latitudeSpan = radiusNM / 60 + 0.01
+        var found: [(distance: Double, airport: Airport)] = []
+        for i in 0..<airportCount {
+            let base = offset(.airportsOffset) + i * StandingDataFormat.airportSize
+            guard Int(u16(base + 22)) >= minimumRoutes else { continue }
+            let lat = Double(Float(bitPattern: u32(base + 8))), lon = Double(Float(bitPattern: u32(base + 12)))
+            guard abs(lat - center.latitude) <= latitudeSpan else { continue }
+            let distance = center.distanceNM(to: GeoPoint(latitude: lat, longitude: lon))
+            if distance <= radiusNM, let airport = airport(at: i) { found.append((distance, airport)) }
+        }
+        return found.sorted { $0.distance < $1.distance }.map(\.airport)
     }
 
     /// The airline's name, by its ICAO (or, for airlines without one, IATA) code.

@@ -3,6 +3,7 @@ import Testing
 import Glibc
 #endif
 @testable import Feed
+import StandingData
 import Raster
 import SystemIO
 @testable import KioskModel
@@ -43,11 +44,16 @@ import SystemIO
         try AircraftJSON.parse(Array(try FileContents.text(CardIdentityTests.root + "/Tests/FeedTests/Fixtures/readsb_overirvine_170ac.json").utf8))
     }
 
+    static func standingData() -> StandingData? { try? StandingData(path: CardIdentityTests.root + "/Data/" + StandingData.fileName) }
+
     static func controller(width: Int = 800, height: Int = 480, measure: TextMeasuring? = nil) -> KioskController {
         let controller = KioskController(layout: KioskLayout(width: width, height: height), measure: measure)
         var settings = OverheadSelector.Settings(station: station)
         settings.radiusNM = 0.5   // nothing overhead: the dial sweeps with its traffic
-        controller.feed = FeedInterpreter(sourceName: "replay", selector: OverheadSelector(settings: settings))
+        let feed = FeedInterpreter(sourceName: "replay", selector: OverheadSelector(settings: settings))
+        // The shipped standing data: the dial's airports are drawn too.
+        feed.identity.standingData = standingData()
+        controller.feed = feed
         return controller
     }
 
