@@ -44,6 +44,7 @@ import Input
     units.distance = km
     units.flight_levels_above = 6000
     traffic = no
+    traffic.airports = no
     standby.info = clock
     sweep = line
     sweep.period_s = 10
@@ -108,7 +109,7 @@ import Input
         #expect(c.night == NightSchedule(from: ClockTime(anchor: .sunset, offsetMinutes: 30), until: ClockTime(anchor: .midnight, offsetMinutes: 6 * 60 + 45)))
         #expect(c.screen.nightAction == .dim && c.screen.nightBrightness == 0.2 && c.screen.overheadOnly && c.screen.lingerSeconds == 90)
         #expect(c.backlight == .directory("/sys/class/backlight/10-0045"))
-        #expect(!c.showsTraffic && c.trafficRangeNM == 10 && c.standbyInfo == StandbyInfoChoice(showsClock: true, showsToday: false)
+        #expect(!c.showsTraffic && !c.showsAirports && c.trafficRangeNM == 10 && c.standbyInfo == StandbyInfoChoice(showsClock: true, showsToday: false)
                 && c.sweep == SweepSettings(style: .line, periodSeconds: 10, opacity: 0.4))
         #expect(c.mqttBroker == NetworkAddress(host: "::1", port: 1884) && c.mqttTopic == "home/radar" && c.mqttClientID == "radar-hall"
                 && c.mqttUsername == "kiosk" && c.mqttPasswordFile == "/etc/radar-kiosk/mqtt-password" && !c.mqttDiscovery
