@@ -5,7 +5,7 @@ import Feed
 /// torn file keeps the last good picture; only when the data is really stale
 /// (no good snapshot for `staleAfter` seconds, or the receiver's own clock
 /// in its snapshots standing still that long) does it become STANDBY with a
-/// small note while the source retries. It reads no descriptor itself: the
+/// note, which the kiosk shows as NO DATA on a still dial, while the source retries. It reads no descriptor itself: the
 /// app's feed source hands it the events.
 public final class FeedInterpreter {
     public var selector: OverheadSelector
@@ -70,7 +70,7 @@ public final class FeedInterpreter {
     }
 
     private func unavailable(_ message: String, log: (String) -> Void) -> KioskState {
-        log("radar-kiosk: feed \(message); showing STANDBY and retrying")
+        log("radar-kiosk: feed \(message); showing NO DATA and retrying")
         note = Self.unavailableNote
         heldFailure = nil
         return KioskState(mode: .standby, note: note)

@@ -101,6 +101,14 @@ public final class KioskController {
     /// How standby's dial sweeps: its look, speed and brightness.
     public private(set) var sweep = SweepSettings()
 
+    /// Whether the feed is down (its data failed or went stale, and it is
+    /// retrying): standby then says NO DATA and the dial stops sweeping,
+    /// rather than looking like an empty sky.
+    public var feedIsDown: Bool { feed?.note != nil }
+
+    /// Whether standby's sweep turns now: in standby, with a sweep, and data coming.
+    var sweepRuns: Bool { state.mode == .standby && sweep.sweeps && !feedIsDown }
+
     /// Whether the dial marks the airports around the station (`traffic.airports`).
     public var showsAirports = true
 

@@ -70,9 +70,11 @@ public enum KioskScene {
     public static func leaves(for state: KioskState, shown: Aircraft?, layout: KioskLayout,
                               measure: TextMeasuring? = nil, units: DisplayUnits = DisplayUnits(),
                               rangeNM: Double = dialRangeNM, attribution: String? = nil, facing: Double? = nil,
-                              stationElevationFeet: Double = 0, standbyInfo: StandbyInfo = .none) -> [LeafDescription] {
+                              stationElevationFeet: Double = 0, standbyInfo: StandbyInfo = .none, noData: Bool = false) -> [LeafDescription] {
         let facingDegrees = facing ?? 0
         let overflight = state.mode == .overflight
+        // A feed that is down is not an empty sky: the dial stops sweeping and standby's word says so.
+        let noData = noData && !overflight
         let cardOpacity = overflight ? 1.0 : 0.0
         let card = layout.cardFrame
         let s = layout.cardScale
@@ -86,7 +88,7 @@ public enum KioskScene {
         // The dial: one leaf; its face blend animates with its frame as one vector.
         let dial = layout.dialFrame(state.mode)
         leaves.append(LeafDescription(id: dialID, frame: dial, content: .custom,
-                                      style: KioskStyle.dial.leafStyle, custom: DialChannels(still: overflight, facingDegrees: facingDegrees).animatable,
+                                      style: KioskStyle.dial.leafStyle, custom: DialChannels(still: overflight || noData, facingDegrees: facingDegrees).animatable,
                                       animationOverride: dialAnimation))
         // Its aircraft marker: a leaf of that aircraft's, at its bearing and
         // distance, the bearing turned as the dial is (the top is the facing).
@@ -110,11 +112,12 @@ public enum KioskScene {
 
         // Status word: its identity is the word, so a change removes one and inserts the other.
         // An aircraft on the ground (where overhead.include_ground lets one through) is not flying over.
-        let word = overflight ? alert ?? (state.selected ? "SELECTED" : aircraft?.onGround == true ? "ON GROUND" : "OVERFLIGHT") : "STANDBY"
+        let word = overflight ? alert ?? (state.selected ? "SELECTED" : aircraft?.onGround == true ? "ON GROUND" : "OVERFLIGHT")
+            : noData ? "NO DATA" : "STANDBY"
         let origin = layout.statusOrigin(state.mode)
         let statusSize = layout.textSize(28, scale: overflight ? s : layout.scale)
         leaves.append(LeafDescription(id: NodeID("status", id: word), frame: textFrame(x: origin.x, baseline: origin.baseline, size: statusSize),
-                                      content: .text(word), style: (alertLevel?.statusStyle ?? .status).leafStyle,
+                                      content: .text(word), style: (alertLevel?.statusStyle ?? (noData ? .noDataStatus : .status)).leafStyle,
                                       transition: overflight ? aircraftTransition : statusTransition))
 
         let x = card.x + 40 * s

@@ -18,6 +18,8 @@ public enum KioskStyle: Int, Sendable, CaseIterable {
     /// The card's journey: the leg as a line with the aircraft's place on it,
     /// and under it the distance to go and where to, at the line's right end.
     case journey, journeyDestination
+    /// Standby's word while the feed is down: NO DATA, in the note's amber.
+    case noDataStatus
 
     /// The style as the animation core carries it.
     public var leafStyle: LeafStyle { LeafStyle(rawValue) }

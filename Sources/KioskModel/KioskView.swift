@@ -31,7 +31,8 @@ public final class KioskView {
     private func leaves() -> [LeafDescription] {
         KioskScene.leaves(for: controller.state, shown: controller.shownAircraft, layout: layout, measure: controller.measure, units: controller.units,
                           rangeNM: controller.dialRangeNM, attribution: controller.attribution,
-                          facing: controller.facing, stationElevationFeet: controller.stationElevationFeet, standbyInfo: controller.standbyInfo)
+                          facing: controller.facing, stationElevationFeet: controller.stationElevationFeet, standbyInfo: controller.standbyInfo,
+                          noData: controller.feedIsDown)
     }
 
     // MARK: following the controller
@@ -39,7 +40,7 @@ public final class KioskView {
     /// Shows the controller's state as it now is, under `transaction`. A
     /// face turning back to standby sweeps again from this moment.
     func showState(transaction: Transaction, at time: Double) {
-        if controller.state.mode == .standby && controller.sweep.sweeps { timeline.setPaused(false, at: time) }
+        if controller.sweepRuns { timeline.setPaused(false, at: time) }
         graph.update(to: leaves(), transaction: transaction, at: time)
         sceneChanged = true
     }
@@ -81,10 +82,10 @@ public final class KioskView {
         }
         lastSampleTime = time
         // The face is still once the dial has settled on the overflight layout: the sweep pauses.
-        // With no sweep at all (sweep = off), a settled standby draws nothing either,
-        // unless traffic moves on it: then the clock runs for the blips alone.
+        // With no sweep at all (sweep = off), or no data, a settled standby draws nothing
+        // either, unless traffic moves on it: then the clock runs for the blips alone.
         let trafficMoves = controller.state.mode == .standby && controller.showsTraffic && !controller.traffic.blips.isEmpty
-        if (controller.state.mode == .overflight || !controller.sweep.sweeps) && !trafficMoves && !graph.isAnimating(KioskScene.dialID) {
+        if !controller.sweepRuns && !trafficMoves && !graph.isAnimating(KioskScene.dialID) {
             timeline.setPaused(true, at: time)
         } else if trafficMoves && timeline.isPaused {
             timeline.setPaused(false, at: time)
@@ -102,7 +103,7 @@ public final class KioskView {
     /// The controller's sweep settings changed: a sweep turned on runs in
     /// standby, and the whole picture is drawn again in the new look.
     func sweepChanged(at time: Double) {
-        if controller.state.mode == .standby && controller.sweep.sweeps { timeline.setPaused(false, at: time) }
+        if controller.sweepRuns { timeline.setPaused(false, at: time) }
         needsFullFrame = true
     }
 

@@ -246,7 +246,7 @@ try:
         carried = wait_for(lambda: "the other feeds carry on" in kiosk_text(log) and mode(sock)[0] == "standby", 30)
         state = command(sock, '{"cmd":"get"}', 2).get("state", {})
         check("two feeds: the web server gone, the file's aircraft carry on (its LXJ440 10 NM away: standby, no note)",
-              carried and not state.get("note") and "showing STANDBY and retrying" not in kiosk_text(log), repr(state) + kiosk_text(log)[-1500:])
+              carried and not state.get("note") and "showing NO DATA and retrying" not in kiosk_text(log), repr(state) + kiosk_text(log)[-1500:])
         check("two feeds: get says which is live now", feeds() == {f"{directory}/aircraft.json": True, url: False}, repr(feeds()))
     else:
         check("two feeds: http.server starts", False, server_log(output)[-400:])

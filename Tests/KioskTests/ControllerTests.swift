@@ -160,7 +160,7 @@ import SystemIO
         #expect(c.state.mode == .overflight)
         let log = c.handle(.feed(events), at: 16.5).log
         #expect(c.state.mode == .standby && c.state.note == FeedInterpreter.unavailableNote)
-        #expect(log.first == "radar-kiosk: feed test: the receiver's data stopped changing; showing STANDBY and retrying")
+        #expect(log.first == "radar-kiosk: feed test: the receiver's data stopped changing; showing NO DATA and retrying")
     }
 
     @Test func commandsAreAnsweredOneLineEach() throws {
