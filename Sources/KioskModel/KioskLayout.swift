@@ -1,7 +1,7 @@
 import AnimationCore
 
 /// Where things go at a resolution: the dial and the card, for each mode, in
-/// landscape and portrait. Lengths scale with the screen so text can be read
+/// wide and narrow landscape and in portrait. Lengths scale with the screen so text can be read
 /// across a room on a 7-inch panel and on a 27-inch monitor alike.
 public struct KioskLayout: Equatable, Sendable {
     public let width: Double
@@ -9,6 +9,10 @@ public struct KioskLayout: Equatable, Sendable {
     /// Length scale: 1 at 1920x1080 (or 1080x1920).
     public let scale: Double
     public let isPortrait: Bool
+    /// A landscape panel too narrow for the wide layout (4:3, 5:4, square):
+    /// the card takes the right half, and the dial, smaller, the left, so the
+    /// two never overlap.
+    public let isNarrowLandscape: Bool
     /// Seconds from the start of the glide to overflight until the dial has left
     /// the card's area: the card appears only then, so no frame shows the card
     /// over the moving dial.
@@ -18,6 +22,7 @@ public struct KioskLayout: Equatable, Sendable {
         self.width = Double(width)
         self.height = Double(height)
         isPortrait = height > width
+        isNarrowLandscape = !isPortrait && Double(width) < 1.5 * Double(height)
         scale = isPortrait ? min(Double(width) / 1080, Double(height) / 1920) : min(Double(height) / 1080, Double(width) / 1920 * 1.25)
         cardRevealDelay = firstTimeDialClearsCard()
     }
@@ -52,6 +57,7 @@ public struct KioskLayout: Equatable, Sendable {
         } else {
             switch mode {
             case .standby: (cx, cy, r) = (width / 2, height / 2 + 0.02 * height, 0.42 * height)
+            case .overflight where isNarrowLandscape: (cx, cy, r) = (0.24 * width, height / 2, min(0.38 * height, 0.21 * width))
             case .overflight: (cx, cy, r) = (0.30 * width, height / 2, 0.38 * height)
             }
         }
@@ -62,6 +68,9 @@ public struct KioskLayout: Equatable, Sendable {
     public var cardFrame: AnimatableRect {
         if isPortrait {
             return AnimatableRect(x: 0.06 * width, y: 0.50 * height, width: 0.88 * width, height: 0.44 * height)
+        }
+        if isNarrowLandscape {
+            return AnimatableRect(x: 0.50 * width, y: 0.20 * height, width: 0.46 * width, height: 0.60 * height)
         }
         return AnimatableRect(x: 0.58 * width, y: 0.20 * height, width: 0.36 * width, height: 0.60 * height)
     }

@@ -11,7 +11,10 @@ import Raster
 /// resolution, and every invisible leaf is tagged decorative (the seed's
 /// accessibility lesson: hidden placeholders must not pose as content).
 public enum Audit {
-    public static let sizes = ["800x480", "1024x600", "1280x720", "1920x1080", "480x800", "1080x1920"]
+    /// Wide, tall, 4:3, 5:4 and square panels.
+    public static let sizes = ["800x480", "1024x600", "1280x720", "1920x1080", "480x800", "1080x1920", "800x600", "1024x768", "720x720", "1280x1024"]
+    /// The longest the card may wait for the dial to clear it: longer reads as a stall.
+    public static let longestRevealDelay = 0.5
     public static let minimumContrast = 4.5
 
     /// WCAG 2 relative luminance of an sRGB pixel.
@@ -36,8 +39,12 @@ public enum Audit {
         controller.setStationView(facing: facing, elevationFeet: 0, at: 0)
         controller.setStandbyInfo(standbyInfo, at: 0)
         _ = controller.frameNeeded(at: 0)
-        return problems(in: controller.renderList, layout: controller.layout, renderer: renderer,
-                        place: "\(width)x\(height) \(state.mode.rawValue)" + (facing.map { " facing \(Int($0))°" } ?? ""))
+        let place = "\(width)x\(height) \(state.mode.rawValue)" + (facing.map { " facing \(Int($0))°" } ?? "")
+        var found = problems(in: controller.renderList, layout: controller.layout, renderer: renderer, place: place)
+        if controller.layout.cardRevealDelay > longestRevealDelay {
+            found.append("\(place): the card waits \(rounded(controller.layout.cardRevealDelay)) s for the dial to clear it, more than \(longestRevealDelay) s")
+        }
+        return found
     }
 
     /// The facings audited besides north up: the diagonal puts the compass
@@ -76,6 +83,17 @@ public enum Audit {
                               ("compass", DialPainter.compassLabelColor, KioskRenderer.background)]
                 for (name, color, on) in labels where contrast(color.premultipliedPixel, on.premultipliedPixel) < minimumContrast {
                     found.append("\(place): the dial's \(name) labels have contrast \(rounded(contrast(color.premultipliedPixel, on.premultipliedPixel))):1, below \(minimumContrast):1")
+                }
+                // The disc lies on the screen, and off a card that is shown.
+                let disc = item.frame, r = disc.width / 2
+                if visible && (disc.x < -0.5 || disc.y < -0.5 || disc.maxX > layout.width + 0.5 || disc.maxY > layout.height + 0.5) {
+                    found.append("\(place): the dial runs off the screen (\(Int(disc.x)),\(Int(disc.y)) \(Int(disc.width))x\(Int(disc.height)))")
+                }
+                if let c = items.first(where: { $0.id.path == "card/background" && $0.opacity > 0.5 })?.frame {
+                    let nx = min(max(disc.midX, c.x), c.maxX), ny = min(max(disc.midY, c.y), c.maxY)
+                    if (nx - disc.midX) * (nx - disc.midX) + (ny - disc.midY) * (ny - disc.midY) < r * r {
+                        found.append("\(place): the dial reaches under the card")
+                    }
                 }
                 // Wherever the facing turns them, the compass labels stay on the screen and off a card that is shown.
                 let shownCard = items.first { $0.id.path == "card/background" && $0.opacity > 0.5 }?.frame

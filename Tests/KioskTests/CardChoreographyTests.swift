@@ -70,8 +70,8 @@ import Typography
     }
 
     @Test func theCardWaitsNoLongerThanTheDialNeeds() {
-        // The delay is the glide's, measured per layout: about 0.3 s landscape, 0.4 s portrait.
-        for size in [(800, 480), (1920, 1080), (480, 800)] {
+        // The delay is the glide's, measured per layout: about 0.3 s landscape (wide or narrow), 0.4 s portrait.
+        for size in [(800, 480), (1920, 1080), (480, 800), (800, 600), (720, 720), (1280, 1024)] {
             let delay = KioskLayout(width: size.0, height: size.1).cardRevealDelay
             #expect(delay > 0.2 && delay < 0.5, "\(size): \(delay) s")
         }
