@@ -85,18 +85,15 @@ public enum Audit {
                     found.append("\(place): the dial's \(name) labels have contrast \(rounded(contrast(color.premultipliedPixel, on.premultipliedPixel))):1, below \(minimumContrast):1")
                 }
                 // The disc lies on the screen, and off a card that is shown.
-                let disc = item.frame, r = disc.width / 2
-                if visible && (disc.x < -0.5 || disc.y < -0.5 || disc.maxX > layout.width + 0.5 || disc.maxY > layout.height + 0.5) {
+                let disc = item.frame
+                let shownCard = items.first { $0.id.path == "card/background" && $0.opacity > 0.5 }?.frame
+                if disc.x < -0.5 || disc.y < -0.5 || disc.maxX > layout.width + 0.5 || disc.maxY > layout.height + 0.5 {
                     found.append("\(place): the dial runs off the screen (\(Int(disc.x)),\(Int(disc.y)) \(Int(disc.width))x\(Int(disc.height)))")
                 }
-                if let c = items.first(where: { $0.id.path == "card/background" && $0.opacity > 0.5 })?.frame {
-                    let nx = min(max(disc.midX, c.x), c.maxX), ny = min(max(disc.midY, c.y), c.maxY)
-                    if (nx - disc.midX) * (nx - disc.midX) + (ny - disc.midY) * (ny - disc.midY) < r * r {
-                        found.append("\(place): the dial reaches under the card")
-                    }
+                if let c = shownCard, discReaches(disc, left: c.x, top: c.y, right: c.maxX, bottom: c.maxY) {
+                    found.append("\(place): the dial reaches under the card")
                 }
                 // Wherever the facing turns them, the compass labels stay on the screen and off a card that is shown.
-                let shownCard = items.first { $0.id.path == "card/background" && $0.opacity > 0.5 }?.frame
                 for (label, box) in renderer.compassLabelBoxes(item, minimumTextSize: Float(minimum)) {
                     if box.x < 0 || box.y < 0 || Double(box.x + box.width) > layout.width || Double(box.y + box.height) > layout.height {
                         found.append("\(place): the dial's \(label) runs off the screen (\(Int(box.x)),\(Int(box.y)) \(Int(box.width))x\(Int(box.height)))")
@@ -134,9 +131,7 @@ public enum Audit {
                 if left < 0 || left + advance > layout.width || item.frame.y < 0 || item.frame.maxY > layout.height {
                     found.append("\(place): \(item.id) runs off the screen (\(Int(left))...\(Int(left + advance)))")
                 }
-                let r = dial.width / 2
-                let nx = min(max(dial.midX, left), left + advance), ny = min(max(dial.midY, item.frame.y), item.frame.maxY)
-                if (nx - dial.midX) * (nx - dial.midX) + (ny - dial.midY) * (ny - dial.midY) < r * r {
+                if discReaches(dial, left: left, top: item.frame.y, right: left + advance, bottom: item.frame.maxY) {
                     found.append("\(place): \(item.id) reaches onto the dial (\(Int(left))...\(Int(left + advance)))")
                 }
             }
@@ -171,6 +166,13 @@ public enum Audit {
             }
         }
         return found
+    }
+
+    /// Whether the dial's disc (the circle in its square frame) reaches into a box: its centre's nearest point in the box lies inside it.
+    static func discReaches(_ disc: AnimatableRect, left: Double, top: Double, right: Double, bottom: Double) -> Bool {
+        let r = disc.width / 2
+        let nx = min(max(disc.midX, left), right), ny = min(max(disc.midY, top), bottom)
+        return (nx - disc.midX) * (nx - disc.midX) + (ny - disc.midY) * (ny - disc.midY) < r * r
     }
 
     /// How many rows of `buffer` hold anything but the background: a text's ink height.
