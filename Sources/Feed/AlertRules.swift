@@ -3,7 +3,7 @@ import SystemIO
 
 /// Which aircraft are worth looking up for: declared emergencies (squawk
 /// 7500, 7600, 7700, readsb's `emergency`, SBS's flag), military aircraft
-/// (readsb's database flags), and a watch list. An alert has its own radius
+/// (readsb's database flags, else the address's block), and a watch list. An alert has its own radius
 /// and ceiling, wider than an ordinary overflight's, and comes first.
 public struct AlertRules: Equatable, Sendable {
     public var emergencies = true
@@ -22,7 +22,10 @@ public struct AlertRules: Equatable, Sendable {
     public init() {}
 
     /// What the card says about an aircraft worth an alert, or nil.
-    public func alert(for r: AircraftReport) -> String? {
+    /// `inMilitaryBlock` says its address is in a block a country keeps for
+    /// its military (the standing data's): it counts for a feed that sends no
+    /// database flags; where readsb sends them, its database decides.
+    public func alert(for r: AircraftReport, inMilitaryBlock: Bool = false) -> String? {
         if emergencies {
             switch r.squawk {
             case "7500": return "EMERGENCY 7500"
@@ -32,7 +35,7 @@ public struct AlertRules: Equatable, Sendable {
             }
             if let e = r.emergency { return "EMERGENCY" + (e == "emergency" || e == "general" ? "" : " " + e.uppercased()) }
         }
-        if military && r.isMilitary { return "MILITARY" }
+        if military && (r.isMilitary || (r.databaseFlags == nil && inMilitaryBlock)) { return "MILITARY" }
         return watchIndex.matches(r) ? "WATCHED" : nil
     }
 

@@ -25,6 +25,13 @@ public struct Aircraft: Equatable, Sendable {
     public var trackDegrees: Double?
     /// How far along its route's leg it is, when the route is the standing data's and fits.
     public var journey: Journey?
+    /// Its registration ("G-ZBKA"), from the feed or a database.
+    public var registration: String?
+    /// The country its address was assigned by ("United Kingdom"), and its ISO code ("GB") for a card with less room.
+    public var country: String?
+    public var countryCode: String?
+    /// The transponder code it squawks, four octal digits ("7421").
+    public var squawk: String?
 
     public init(callsign: String, type: String? = nil, route: String? = nil, airline: String? = nil, model: String? = nil,
                 journey: Journey? = nil, altitudeFeet: Int? = nil, onGround: Bool = false, groundSpeedKnots: Int? = nil, distanceNM: Double? = nil,
@@ -52,7 +59,16 @@ public struct Aircraft: Equatable, Sendable {
         callsign.hasPrefix("~") ? "Unidentified" : callsign
     }
 
-    static let fields = ["callsign", "type", "route", "airline", "model", "altitude_ft", "on_ground", "ground_speed_kt", "distance_nm", "bearing_deg", "vertical_rate_fpm", "alert", "track_deg", "journey"]
+    static let fields = ["callsign", "type", "route", "airline", "model", "altitude_ft", "on_ground", "ground_speed_kt", "distance_nm", "bearing_deg",
+                         "vertical_rate_fpm", "alert", "track_deg", "journey", "registration", "country", "country_code", "squawk"]
+
+    /// The longest registration the card takes (the longest in the data is ten).
+    public static let registrationLength = 12
+
+    /// A squawk as the card shows it: four octal digits, else nil.
+    public static func checkedSquawk(_ s: String) -> String? {
+        s.utf8.count == 4 && s.utf8.allSatisfy({ $0 >= 48 && $0 <= 55 }) ? s : nil
+    }
 
     /// The longest airline or model name the card takes.
     public static let nameLength = 32
@@ -105,6 +121,16 @@ public struct Aircraft: Equatable, Sendable {
         trackDegrees = try number("track_deg", Self.bearingRange)
         alert = try string("alert", maxLength: 24)
         if let j = o["journey"], !j.isNull { journey = try Journey(json: j, field: "\(field).journey") }
+        registration = try string("registration", maxLength: Self.registrationLength)
+        country = try string("country", maxLength: Self.nameLength)
+        countryCode = try string("country_code", maxLength: 2)
+        if let code = countryCode, code.utf8.count != 2 || !code.utf8.allSatisfy({ $0 >= 65 && $0 <= 90 }) {
+            throw KioskState.ParseError("\(field).country_code", "expected two capital letters (ISO 3166), not '\(code)'")
+        }
+        squawk = try string("squawk", maxLength: 4)
+        if let code = squawk, Self.checkedSquawk(code) == nil {
+            throw KioskState.ParseError("\(field).squawk", "expected four octal digits, not '\(code)'")
+        }
     }
 
     public var json: JSONValue {
@@ -122,6 +148,10 @@ public struct Aircraft: Equatable, Sendable {
         if let verticalRateFeetPerMinute { o["vertical_rate_fpm"] = .number(Double(verticalRateFeetPerMinute)) }
         if let alert { o["alert"] = .string(alert) }
         if let journey { o["journey"] = journey.json }
+        if let registration { o["registration"] = .string(registration) }
+        if let country { o["country"] = .string(country) }
+        if let countryCode { o["country_code"] = .string(countryCode) }
+        if let squawk { o["squawk"] = .string(squawk) }
         return .object(o)
     }
 }

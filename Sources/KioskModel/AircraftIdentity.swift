@@ -18,9 +18,17 @@ public struct AircraftIdentity {
         self.standingData = standingData
     }
 
-    /// The card's identity lines for a report, all optional: nothing is invented.
-    public func describe(_ r: AircraftReport) -> (type: String?, route: String?, airline: String?, model: String?, journey: Journey?) {
+    /// What the card says of an aircraft beside its numbers, all optional: nothing is invented.
+    public struct Description {
+        public var type: String?, route: String?, airline: String?, model: String?, journey: Journey?
+        /// Its registration, and the country its address block belongs to (name and ISO code).
+        public var registration: String?, country: String?, countryCode: String?
+    }
+
+    /// The card's identity lines for a report.
+    public func describe(_ r: AircraftReport) -> Description {
         let record = standingData?.aircraft(address: r.hex)
+        let block = standingData?.addressBlock(address: r.hex)
         // The feed's own database first (readsb), then the receiver's installed
         // one (PiAware), then the standing data's sparse table.
         let type = r.typeCode ?? skyAware?.record(forAddress: r.hex)?.typeDesignator ?? record?.typeDesignator
@@ -31,8 +39,12 @@ public struct AircraftIdentity {
             airline = name
         }
         let route = route(for: r)
-        return (type, route?.text, airline.map { String($0.prefix(Aircraft.nameLength)) }, model.map { String($0.prefix(Aircraft.nameLength)) },
-                route?.journey)
+        let registration = (r.registration ?? skyAware?.record(forAddress: r.hex)?.registration ?? record?.registration)
+            .flatMap { ShownText.problem($0, maximumLength: Aircraft.registrationLength) == nil ? $0 : nil }
+        let country = block?.countryName.flatMap { ShownText.problem($0, maximumLength: Aircraft.nameLength) == nil ? $0 : nil }
+        return Description(type: type, route: route?.text, airline: airline.map { String($0.prefix(Aircraft.nameLength)) },
+                           model: model.map { String($0.prefix(Aircraft.nameLength)) }, journey: route?.journey,
+                           registration: registration, country: country, countryCode: block?.countryCode)
     }
 
     /// The route the card shows: the user's, else the standing data's leg that

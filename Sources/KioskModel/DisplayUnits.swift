@@ -43,23 +43,38 @@ public struct DisplayUnits: Equatable, Sendable {
     /// A climb or descent slower than this (feet per minute) is level flight: no marker.
     public static let levelRate = 300
 
-    /// The altitude line: "36,000 ft", "10,973 m", "FL360", "GROUND" or "—",
-    /// with ↑ or ↓ while climbing or descending; and the number it rolls by.
+    /// The altitude line: "36,000 ft", "10,973 m", "FL360", "GROUND" or "—";
+    /// and the number it rolls by. Climb and descent are beside it
+    /// (`verticalRateText`), so the digits of a right-aligned value never
+    /// shift when an aircraft levels off.
     public func altitudeText(_ a: Aircraft?) -> (text: String, number: Double) {
         guard let a else { return ("—", 0) }
         if a.onGround { return ("GROUND", 0) }
         guard let feet = a.altitudeFeet else { return ("—", 0) }
-        let marker = a.verticalRateFeetPerMinute.map { $0 >= Self.levelRate ? " ↑" : $0 <= -Self.levelRate ? " ↓" : "" } ?? ""
         if let transition = flightLevelsAbove, feet > transition {
             let level = Int((Double(feet) / 100).rounded())
-            return ("FL" + (level < 100 ? "0" : "") + (level < 10 ? "0" : "") + "\(level)" + marker, Double(level))
+            return ("FL" + (level < 100 ? "0" : "") + (level < 10 ? "0" : "") + "\(level)", Double(level))
         }
         switch altitude {
-        case .feet: return (Self.grouped(feet) + " ft" + marker, Double(feet))
+        case .feet: return (Self.grouped(feet) + " ft", Double(feet))
         case .meters:
             let m = Int((Double(feet) * 0.3048).rounded())
-            return (Self.grouped(m) + " m" + marker, Double(m))
+            return (Self.grouped(m) + " m", Double(m))
         }
+    }
+
+    /// The climb or descent beside the altitude: the arrow, and the rate to
+    /// the nearest 100 ft/min ("↑ 1,500 ft/min") or, with metres, 0.1 m/s
+    /// ("↓ 4.6 m/s"); both empty in level flight or when unknown.
+    public func verticalRateText(_ a: Aircraft?) -> (arrow: String, text: String) {
+        guard let a, !a.onGround, a.altitudeFeet != nil, let rate = a.verticalRateFeetPerMinute, abs(rate) >= Self.levelRate else { return ("", "") }
+        let arrow = rate > 0 ? "↑" : "↓"
+        if altitude == .meters && flightLevelsAbove.map({ (a.altitudeFeet ?? 0) <= $0 }) ?? true {
+            let tenths = Int((Double(abs(rate)) * 0.3048 / 60 * 10).rounded())
+            return (arrow, "\(arrow) \(tenths / 10).\(tenths % 10) m/s")
+        }
+        let hundreds = Int((Double(abs(rate)) / 100).rounded()) * 100
+        return (arrow, "\(arrow) " + Self.grouped(hundreds) + " ft/min")
     }
 
     /// The ground speed line: "487 kt", "902 km/h", "560 mph".

@@ -119,7 +119,9 @@ public final class FeedInterpreter {
             var wide = selector
             wide.settings.ceilingFeet = max(rules.ceilingFeet, selector.settings.ceilingFeet)
             for candidate in wide.candidates(in: snapshot, radius: max(rules.radiusNM, selector.settings.radiusNM)) {
-                guard let label = rules.alert(for: candidate.report) else { continue }
+                let r = candidate.report
+                let inMilitaryBlock = rules.military && r.databaseFlags == nil && identity.standingData?.isMilitary(address: r.hex) == true
+                guard let label = rules.alert(for: r, inMilitaryBlock: inMilitaryBlock) else { continue }
                 var aircraft = Self.aircraft(candidate, identity: identity)
                 aircraft.alert = label
                 return KioskState(mode: .overflight, aircraft: aircraft)
@@ -152,7 +154,7 @@ public final class FeedInterpreter {
     static func aircraft(_ choice: OverheadSelector.Choice, identity: AircraftIdentity) -> Aircraft {
         let r = choice.report
         let known = identity.describe(r)
-        return Aircraft(callsign: String(r.displayName.prefix(12)), type: known.type, route: known.route, airline: known.airline,
+        var aircraft = Aircraft(callsign: String(r.displayName.prefix(12)), type: known.type, route: known.route, airline: known.airline,
                         model: known.model, journey: known.journey,
                         altitudeFeet: r.onGround ? nil : r.altitudeFeet.flatMap { Double($0).wholeNumber(in: Aircraft.altitudeRange) },
                         onGround: r.onGround,
@@ -161,6 +163,11 @@ public final class FeedInterpreter {
                         bearingDegrees: choice.bearingDegrees.wholeNumber(in: 0...360).map { Double($0 % 360) },
                         verticalRateFeetPerMinute: r.verticalRateFeetPerMinute.flatMap { $0.wholeNumber(in: Aircraft.verticalRateRange) },
                         trackDegrees: r.onGround ? nil : r.trackDegrees.flatMap { $0.wholeNumber(in: 0...360) }.map { Double($0 % 360) })
+        aircraft.registration = known.registration
+        aircraft.country = known.country
+        aircraft.countryCode = known.countryCode
+        aircraft.squawk = r.squawk.flatMap(Aircraft.checkedSquawk)
+        return aircraft
     }
 }
 

@@ -133,6 +133,7 @@ public enum KioskScene {
                                       style: KioskStyle.callsign.leafStyle, transition: aircraftTransition, contentTransition: .identity,
                                       animationOverride: cardAnimation, isDecorative: !overflight))
         let lineWidth = card.width - 80 * s
+        registration(aircraft, overflight: overflight, identity: identity, layout: layout, measure: measure, into: &leaves)
         let lines = identityLines(aircraft)
         let routeSize = layout.textSize(32, scale: s), detailsSize = layout.textSize(24, scale: s)
         leaves.append(LeafDescription(id: NodeID("card/route", id: identity), frame: textFrame(x: x, baseline: card.y + 200 * s, size: routeSize),
@@ -159,6 +160,7 @@ public enum KioskScene {
                                           contentTransition: .numericTextValue(values[i].number), animationOverride: cardAnimation,
                                           isDecorative: !overflight))
         }
+        verticalRate(aircraft, overflight: overflight, identity: identity, layout: layout, units: units, measure: measure, into: &leaves)
 
         // Where to look, under the numbers: only for an aircraft above the horizon.
         let look = aircraft.flatMap { WhereToLook($0, facing: facing, stationElevationFeet: stationElevationFeet) }
@@ -224,6 +226,77 @@ public enum KioskScene {
                                       opacity: opacity, content: .text(toGo), style: KioskStyle.journeyDestination.leafStyle,
                                       transition: aircraftTransition, contentTransition: .identity, animationOverride: cardAnimation,
                                       isDecorative: !shown))
+    }
+
+    /// The baselines of the registration's two lines beside the callsign: level
+    /// with the top of its capitals, and with its baseline.
+    static let registrationBaselines = (first: 120.0, second: 150.0)
+
+    /// The registration and the squawk, and under them the country that
+    /// assigned the address, right-aligned in the room the callsign leaves on
+    /// its line: each line the longest of its choices that fits (the
+    /// country's name, else its ISO code); nothing rather than a line that
+    /// runs into the callsign.
+    static func registration(_ aircraft: Aircraft?, overflight: Bool, identity: String, layout: KioskLayout, measure: TextMeasuring?,
+                             into leaves: inout [LeafDescription]) {
+        let card = layout.cardFrame, s = layout.cardScale
+        let x = card.x + 40 * s, right = card.maxX - 40 * s
+        let size = layout.textSize(24, scale: s)
+        let callsign = aircraft.map { Aircraft.shownCallsign($0.callsign) } ?? "—"
+        let callsignSize = layout.textSize(72, scale: s)
+        let callsignWidth = measure?.width(of: callsign, style: .callsign, size: callsignSize) ?? Double(callsign.count) * 0.62 * callsignSize
+        let room = right - x - callsignWidth - 24 * s
+        func width(_ text: String) -> Double {
+            measure?.width(of: text, style: .registration, size: size) ?? Double(text.count) * 0.6 * size
+        }
+        let lines = registrationLines(aircraft)
+        let first = lines.first.first { width($0) <= room } ?? ""
+        let second = lines.second.first { width($0) <= room } ?? ""
+        for (i, (text, baseline)) in [(first, registrationBaselines.first), (second, registrationBaselines.second)].enumerated() {
+            let shown = overflight && !text.isEmpty
+            leaves.append(LeafDescription(id: NodeID("card/registration\(i)", id: identity),
+                                          frame: textFrame(x: right, baseline: card.y + baseline * s, size: size),
+                                          opacity: shown ? 1 : 0, content: .text(text), style: KioskStyle.registration.leafStyle,
+                                          transition: aircraftTransition(layout), contentTransition: .identity,
+                                          animationOverride: cardAnimation(overflight, layout: layout), isDecorative: !shown))
+        }
+    }
+
+    /// The lines' choices, longest first: "G-ZBKA · Squawk 7421", "G-ZBKA";
+    /// and "United Kingdom", "GB".
+    static func registrationLines(_ a: Aircraft?) -> (first: [String], second: [String]) {
+        guard let a else { return ([], []) }
+        let squawk = a.squawk.map { "Squawk \($0)" }
+        var first: [String] = []
+        if let registration = a.registration {
+            if let squawk { first.append("\(registration) · \(squawk)") }
+            first.append(registration)
+        } else if let squawk {
+            first.append(squawk)
+        }
+        return (first, [a.country, a.countryCode].compactMap { $0 })
+    }
+
+    /// The climb or descent beside the altitude's label: the rate where it
+    /// fits between the label and the value, else the arrow alone. It
+    /// changes without rolling, as the journey's distances do.
+    static func verticalRate(_ aircraft: Aircraft?, overflight: Bool, identity: String, layout: KioskLayout, units: DisplayUnits,
+                             measure: TextMeasuring?, into leaves: inout [LeafDescription]) {
+        let card = layout.cardFrame, s = layout.cardScale
+        let x = card.x + 40 * s, right = card.maxX - 40 * s
+        let labelSize = layout.textSize(28, scale: s), valueSize = layout.textSize(40, scale: s), size = layout.textSize(24, scale: s)
+        let label = rows[0].label, value = units.altitudeText(aircraft).text
+        let labelWidth = measure?.width(of: label, style: .rowLabel, size: labelSize) ?? Double(label.count) * 0.62 * labelSize
+        let valueWidth = measure?.width(of: value, style: .rowValue, size: valueSize) ?? Double(value.count) * 0.6 * valueSize
+        let start = x + labelWidth + 16 * s
+        let room = right - valueWidth - 16 * s - start
+        let rate = units.verticalRateText(aircraft)
+        let text = [rate.text, rate.arrow].first { ($0.isEmpty ? 0 : measure?.width(of: $0, style: .route, size: size) ?? Double($0.count) * 0.6 * size) <= room } ?? ""
+        let shown = overflight && !text.isEmpty
+        leaves.append(LeafDescription(id: NodeID("card/row0/rate", id: identity), frame: textFrame(x: start, baseline: card.y + rows[0].baseline * s, size: size),
+                                      opacity: shown ? 1 : 0, content: .text(text), style: KioskStyle.route.leafStyle,
+                                      transition: aircraftTransition(layout), contentTransition: .identity,
+                                      animationOverride: cardAnimation(overflight, layout: layout), isDecorative: !shown))
     }
 
     /// Standby's quiet corner, right-aligned at the top right where the dial

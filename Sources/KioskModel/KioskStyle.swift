@@ -20,6 +20,8 @@ public enum KioskStyle: Int, Sendable, CaseIterable {
     case journey, journeyDestination
     /// Standby's word while the feed is down: NO DATA, in the note's amber.
     case noDataStatus
+    /// The registration, country and squawk, right-aligned beside the callsign.
+    case registration
 
     /// The style as the animation core carries it.
     public var leafStyle: LeafStyle { LeafStyle(rawValue) }

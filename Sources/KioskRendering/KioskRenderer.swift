@@ -63,7 +63,7 @@ public final class KioskRenderer: TextMeasuring {
         // give the comma and the space a digit's width as the mono face did.
         case .rowValue: return (fonts.regular, Color(hex: 0xE8F1F2), .right)
         case .note, .noDataStatus: return (fonts.regular, Color(hex: 0xF2C46C), .left)
-        case .credit, .place, .today, .journeyDestination: return (fonts.regular, Color(hex: 0x9FB3BF), .right)
+        case .credit, .place, .today, .journeyDestination, .registration: return (fonts.regular, Color(hex: 0x9FB3BF), .right)
         case .clock: return (fonts.regular, Color(hex: 0xE8F1F2), .right)
         case .dial, .marker, .card, .journey, .alertCard, .distressCard, .interestCard, .alertMarker, .distressMarker, .interestMarker:
             return (fonts.regular, Color(hex: 0xE8F1F2), .left)

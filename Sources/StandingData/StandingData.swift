@@ -57,6 +57,16 @@ public final class StandingData {
         public var typeDesignator: String?
     }
 
+    /// What an ICAO address's block says: the country that assigned it, and
+    /// whether the block is one a country keeps for its military.
+    public struct AddressBlock: Equatable, Sendable {
+        /// ISO 3166 two-letter code ("GB"); nil where no country is assigned.
+        public var countryCode: String?
+        /// The country's name as the data writes it ("United Kingdom").
+        public var countryName: String?
+        public var isMilitary: Bool
+    }
+
     private let file: MappedFile
     private let fields: [UInt32]
     private var cutShort = false
@@ -81,6 +91,7 @@ public final class StandingData {
             (.iataOffset, .iataCount, StandingDataFormat.iataSize), (.typesOffset, .typesCount, StandingDataFormat.typeSize),
             (.aircraftOffset, .aircraftCount, StandingDataFormat.aircraftSize), (.blocksOffset, .blocksCount, StandingDataFormat.blockSize),
             (.routesOffset, .routesCount, StandingDataFormat.routeSize), (.legsOffset, .legsCount, 2), (.stringsOffset, .stringsLength, 1),
+            (.addressBlocksOffset, .addressBlocksCount, StandingDataFormat.addressBlockSize),
         ]
         for (offset, count, size) in tables where Int(fields[offset.rawValue]) + Int(fields[count.rawValue]) * size > bytes.count {
             throw StandingDataError("\(path): truncated or corrupt (\(count) runs past the end)")
@@ -183,6 +194,35 @@ public final class StandingData {
         let base = offset(.aircraftOffset) + i * StandingDataFormat.aircraftSize
         let designator = keyString(u32(base + 4))
         return AircraftRecord(registration: string(u32(base + 8), u16(base + 12)), typeDesignator: designator.isEmpty ? nil : designator)
+    }
+
+    /// The block of a 24-bit address ("43c123"); nil for an address that is
+    /// not six hex digits (a non-ICAO "~" address) or a file without blocks.
+    public func addressBlock(address hex: String) -> AddressBlock? {
+        guard let i = addressBlockIndex(hex) else { return nil }
+        let base = offset(.addressBlocksOffset) + i * StandingDataFormat.addressBlockSize
+        let code = String(decoding: UnsafeRawBufferPointer(rebasing: file.bytes[(base + 4)..<(base + 6)]), as: UTF8.self)
+        return AddressBlock(countryCode: code.utf8.first == 0 ? nil : code, countryName: string(u32(base + 8), u16(base + 12)),
+                            isMilitary: file.bytes[base + 6] != 0)
+    }
+
+    /// Whether the address is in a military block: for an alert on every
+    /// aircraft in reach, so it allocates nothing.
+    public func isMilitary(address hex: String) -> Bool {
+        guard let i = addressBlockIndex(hex) else { return false }
+        return file.bytes[offset(.addressBlocksOffset) + i * StandingDataFormat.addressBlockSize + 6] != 0
+    }
+
+    /// The record whose start is the last at or below the address.
+    private func addressBlockIndex(_ hex: String) -> Int? {
+        guard isReadable, hex.utf8.count == 6, let address = UInt32(hex, radix: 16) else { return nil }
+        let base = offset(.addressBlocksOffset), count = Int(field(.addressBlocksCount))
+        var low = 0, high = count
+        while low < high {
+            let mid = (low + high) / 2
+            if u32(base + mid * StandingDataFormat.addressBlockSize) <= address { low = mid + 1 } else { high = mid }
+        }
+        return low > 0 ? low - 1 : nil
     }
 
     // MARK: Callsigns

@@ -6,8 +6,9 @@
 /// All integers are little-endian. The header is the magic, then one UInt32
 /// per `Field`. Keys are ASCII, upper case, NUL-padded to four bytes.
 enum StandingDataFormat {
-    /// Version 2 added each airport's city and how many routes call there.
-    static let magic: [UInt8] = Array("RKSDATA".utf8) + [2]
+    /// Version 2 added each airport's city and how many routes call there;
+    /// version 3 the country and military flag of each ICAO address block.
+    static let magic: [UInt8] = Array("RKSDATA".utf8) + [3]
 
     /// The header's fields after the magic, in order.
     enum Field: Int, CaseIterable {
@@ -20,6 +21,7 @@ enum StandingDataFormat {
         case routesOffset, routesCount
         case legsOffset, legsCount
         case stringsOffset, stringsLength
+        case addressBlocksOffset, addressBlocksCount
     }
 
     static let headerSize = magic.count + Field.allCases.count * 4
@@ -39,6 +41,11 @@ enum StandingDataFormat {
     static let blockSize = 12
     /// number[4] legs:UInt32 (index into the UInt16 legs: a count, then airport indices)
     static let routeSize = 8
+    /// start:UInt32 country[2] military:UInt8 pad[1] nameOffset:UInt32 nameLength:UInt16 pad[2]:
+    /// the address blocks flattened, so each record holds from its start to
+    /// the next one's (the most specific of the nested blocks wins); country
+    /// zero where none is assigned.
+    static let addressBlockSize = 16
 
     /// A code as a four-byte key, or nil when it does not fit.
     static func key(_ code: Substring) -> UInt32? {

@@ -9,7 +9,7 @@ import SystemIO
 public enum StandingDataImport {
     /// What an import read and wrote, for its one-line report.
     public struct Summary: Sendable {
-        public var airports = 0, airlines = 0, types = 0, aircraft = 0, routes = 0, skippedRoutes = 0, bytes = 0
+        public var airports = 0, airlines = 0, types = 0, aircraft = 0, routes = 0, skippedRoutes = 0, addressBlocks = 0, bytes = 0
     }
 
     public static func run(from directory: String, to path: String) throws -> Summary {
@@ -80,6 +80,9 @@ public enum StandingDataImport {
         aircraft.sort { $0.address < $1.address }
         aircraft = dedupe(aircraft) { $0.address }
         summary.aircraft = aircraft.count
+
+        let addressBlocks = try Self.addressBlocks(root, strings: &strings)
+        summary.addressBlocks = addressBlocks.count
 
         // Routes: per airline, sorted by number; leg lists shared between callsigns that fly the same airports.
         var routesByAirline: [UInt32: [(number: UInt32, legs: UInt32)]] = [:]
@@ -162,10 +165,59 @@ public enum StandingDataImport {
         table(.routesOffset, .routesCount, routes.count) { w in for r in routes { w.u32(r.number); w.u32(r.legs) } }
         table(.legsOffset, .legsCount, legs.count) { w in for l in legs { w.u16(l) } }
         table(.stringsOffset, .stringsLength, strings.bytes.count) { w in w.bytes.append(contentsOf: strings.bytes) }
+        table(.addressBlocksOffset, .addressBlocksCount, addressBlocks.count) { w in
+            for b in addressBlocks {
+                w.u32(b.start); w.bytes.append(contentsOf: b.country); w.bytes.append(b.military ? 1 : 0); w.bytes.append(0)
+                w.u32(b.name.0); w.u16(b.name.1); w.u16(0)
+            }
+        }
         for (i, v) in header.enumerated() { out.put(v, at: StandingDataFormat.magic.count + i * 4) }
         summary.bytes = out.bytes.count
         try write(out.bytes, to: path)
         return summary
+    }
+
+    /// An address block as the file keeps it: from `start` to the next block's start.
+    typealias AddressBlock = (start: UInt32, country: [UInt8], military: Bool, name: (UInt32, UInt16))
+
+    /// The ICAO address blocks (code-blocks, with the countries' names),
+    /// flattened: the CSV's blocks nest (43C000-43FFFF, British military,
+    /// inside 400000-43FFFF, the United Kingdom, with single addresses inside
+    /// that), and each address belongs to the smallest block that holds it.
+    /// Neighbours that say the same are merged. Empty for a checkout without
+    /// code blocks (an older one): the card then names no country.
+    static func addressBlocks(_ root: String, strings: inout StringTable) throws -> [AddressBlock] {
+        let file = root + "/code-blocks/schema-01/code-blocks.csv"
+        guard access(file, F_OK) == 0 else { return [] }
+        var names: [String: String] = [:]
+        let countries = root + "/countries/schema-01/countries.csv"
+        if access(countries, F_OK) == 0 {
+            for row in try rows(countries, columns: ["ISO", "Name"]) where row[0].utf8.count == 2 { names[row[0]] = row[1] }
+        }
+        var blocks: [(start: UInt32, end: UInt32, military: Bool, country: String)] = []
+        for row in try rows(file, columns: ["Start", "Finish", "IsMilitary", "CountryISO2"]) {
+            guard let start = UInt32(row[0], radix: 16), let end = UInt32(row[1], radix: 16), start <= end, end <= 0xFF_FFFF else { continue }
+            // ZZ is the data's "unknown or unassigned": no country, as where no block is.
+            let country = row[3].utf8.count == 2 && row[3] != "ZZ" && row[3].utf8.allSatisfy({ $0 >= 65 && $0 <= 90 }) ? row[3] : ""
+            blocks.append((start, end, row[2] == "1", country))
+        }
+        // Each boundary starts an interval; the smallest block holding its start holds all of it.
+        var starts = Set<UInt32>([0])
+        for b in blocks {
+            starts.insert(b.start)
+            if b.end < 0xFF_FFFF { starts.insert(b.end + 1) }
+        }
+        var out: [AddressBlock] = []
+        var last: (country: String, military: Bool)?
+        for start in starts.sorted() {
+            let holder = blocks.filter { $0.start <= start && start <= $0.end }.min { $0.end - $0.start < $1.end - $1.start }
+            let says = (country: holder?.country ?? "", military: holder?.military ?? false)
+            if let last, last == says { continue }
+            last = says
+            let name = names[says.country].map { strings.add($0) } ?? (0, 0)
+            out.append((start, says.country.isEmpty ? [0, 0] : Array(says.country.utf8), says.military, name))
+        }
+        return out
     }
 
     /// Every .csv below `directory`, in name order.

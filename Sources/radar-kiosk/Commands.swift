@@ -160,7 +160,7 @@ enum RadarKioskCommand {
             let out = args.value("--out") ?? "Data/" + StandingData.fileName
             let s = try StandingDataImport.run(from: directory, to: out)
             print("wrote \(out): \(s.routes) routes (\(s.skippedRoutes) skipped: an airport without a position), \(s.airports) airports, "
-                  + "\(s.airlines) airlines, \(s.types) aircraft types, \(s.aircraft) aircraft; \(s.bytes) bytes")
+                  + "\(s.airlines) airlines, \(s.types) aircraft types, \(s.aircraft) aircraft, \(s.addressBlocks) address blocks; \(s.bytes) bytes")
             return 0
         case "render": return try Render.run(args)
         case "reference-frame": return try ReferenceFrame.run(args)

@@ -30,16 +30,21 @@ import Testing
         #expect(levels.altitudeText(low).text == "GROUND")
     }
 
-    @Test func climbingAndDescendingAreMarkedLevelIsNot() {
+    @Test func climbingAndDescendingAreMarkedBesideTheAltitudeLevelIsNot() {
         var climbing = a
-        climbing.verticalRateFeetPerMinute = 1_500
-        #expect(DisplayUnits().altitudeText(climbing).text == "36,000 ft ↑")
+        climbing.verticalRateFeetPerMinute = 1_536
+        #expect(DisplayUnits().altitudeText(climbing).text == "36,000 ft", "the altitude's digits stay where they are")
+        #expect(DisplayUnits().verticalRateText(climbing) == ("↑", "↑ 1,500 ft/min"))
+        #expect(DisplayUnits(altitude: .meters).verticalRateText(climbing) == ("↑", "↑ 7.8 m/s"))
         climbing.verticalRateFeetPerMinute = -DisplayUnits.levelRate
-        #expect(DisplayUnits().altitudeText(climbing).text == "36,000 ft ↓")
+        #expect(DisplayUnits().verticalRateText(climbing) == ("↓", "↓ 300 ft/min"))
         climbing.verticalRateFeetPerMinute = 200
-        #expect(DisplayUnits().altitudeText(climbing).text == "36,000 ft", "200 ft/min is level flight")
-        #expect(DisplayUnits(flightLevelsAbove: 6000).altitudeText(Aircraft(callsign: "X", altitudeFeet: 30_000,
-                                                                           verticalRateFeetPerMinute: -900)).text == "FL300 ↓")
+        #expect(DisplayUnits().verticalRateText(climbing) == ("", ""), "200 ft/min is level flight")
+        let descending = Aircraft(callsign: "X", altitudeFeet: 30_000, verticalRateFeetPerMinute: -900)
+        #expect(DisplayUnits(flightLevelsAbove: 6000).altitudeText(descending).text == "FL300")
+        #expect(DisplayUnits(altitude: .meters, flightLevelsAbove: 6000).verticalRateText(descending).text == "↓ 900 ft/min",
+                "flight levels are flown in feet")
+        #expect(DisplayUnits().verticalRateText(Aircraft(callsign: "X", onGround: true, verticalRateFeetPerMinute: -900)) == ("", ""))
     }
 
     @Test func theConfigurationChoosesThem() {

@@ -167,7 +167,10 @@ import SystemIO
             for code in ["EGLL", "KLAX", "LHR", "ZZZZ"] { _ = data.airport(code: code) }
             for code in ["BAW", "EZY", "DLH"] { _ = data.airlineName(code: code) }
             for t in ["B789", "A320", "C172"] { _ = data.aircraftType(designator: t) }
-            for a in ["400000", "4ca7b5", "a54b30", "ffffff"] { _ = data.aircraft(address: a) }
+            for a in ["400000", "4ca7b5", "a54b30", "ffffff"] {
+                _ = data.aircraft(address: a)
+                _ = data.addressBlock(address: a)
+            }
         }
         func written(_ bytes: [UInt8]) throws -> StandingData? {
             try Data(bytes).write(to: URL(fileURLWithPath: path))
@@ -196,6 +199,38 @@ import SystemIO
         }
     }
 
+    @Test func everyAddressIsTheCountryAndServiceOfTheSmallestBlockThatHoldsIt() throws {
+        let blocks = try csv("code-blocks/schema-01/code-blocks.csv").map {
+            (start: UInt32($0["Start"]!, radix: 16)!, end: UInt32($0["Finish"]!, radix: 16)!, military: $0["IsMilitary"] == "1", country: $0["CountryISO2"]!)
+        }
+        let names = Dictionary(uniqueKeysWithValues: try csv("countries/schema-01/countries.csv").map { ($0["ISO"]!, $0["Name"]!) })
+        #expect(blocks.count > 800 && summary.addressBlocks > 0, "\(blocks.count) blocks, \(summary.addressBlocks) records")
+        // Each block's ends, its middle and the addresses either side: where nesting makes the answer change.
+        var addresses = Set<UInt32>()
+        for b in blocks {
+            for a in [b.start, b.end, b.start / 2 + b.end / 2, b.start &- 1, b.end + 1] where a <= 0xFF_FFFF { addresses.insert(a) }
+        }
+        var checked = 0, military = 0
+        for address in addresses {
+            let hex = String(address, radix: 16).leftPadded(to: 6)
+            let holder = blocks.filter { $0.start <= address && address <= $0.end }.min { $0.end - $0.start < $1.end - $1.start }
+            let want = holder.map { $0.country == "ZZ" ? nil : $0.country } ?? nil
+            let got = imported.addressBlock(address: hex)
+            #expect(got?.countryCode == want, "\(hex)")
+            #expect(got?.countryName == want.flatMap { names[$0] }, "\(hex)")
+            #expect(got?.isMilitary ?? false == holder?.military ?? false, "\(hex)")
+            #expect(imported.isMilitary(address: hex) == holder?.military ?? false, "\(hex)")
+            #expect(imported.addressBlock(address: hex.uppercased()) == got)
+            checked += 1
+            if holder?.military == true { military += 1 }
+        }
+        #expect(checked > 2000 && military > 500, "\(checked) addresses, \(military) military")
+        // The RAF's block inside the United Kingdom's; a TIS-B pseudo-address has no block.
+        #expect(imported.addressBlock(address: "43c123") == StandingData.AddressBlock(countryCode: "GB", countryName: "United Kingdom", isMilitary: true))
+        #expect(imported.addressBlock(address: "400123")?.isMilitary == false)
+        for bad in ["~43c123", "43c12", "43c1234", "zzzzzz", ""] { #expect(imported.addressBlock(address: bad) == nil, "\(bad)") }
+    }
+
     @Test func theShippedFileIsTheSameSnapshot() throws {
         let shipped = try StandingData(path: Self.shipped)
         #expect(shipped.routeCount > 500_000 && shipped.airportCount > 30_000, "\(shipped.routeCount) routes, \(shipped.airportCount) airports")
@@ -207,6 +242,9 @@ import SystemIO
         }
         #expect(shipped.airlineName(code: "BAW") == imported.airlineName(code: "BAW"))
         #expect(shipped.aircraftType(designator: "B789") == imported.aircraftType(designator: "B789"))
+        for address in ["43c123", "4ca7b5", "ae1234", "a54b30", "000001"] {
+            #expect(shipped.addressBlock(address: address) == imported.addressBlock(address: address), "\(address)")
+        }
     }
 
     @Test func aFileThatIsNotOursOrIsCutShortIsRefusedByName() throws {
@@ -221,6 +259,10 @@ import SystemIO
         #expect(cut?.description.contains("truncated or corrupt") == true)
         #expect(throws: FileContentsError.self) { try StandingData(path: "/nonexistent/x.rksd") }
     }
+}
+
+extension String {
+    func leftPadded(to length: Int) -> String { String(repeating: "0", count: max(length - count, 0)) + self }
 }
 
 /// A small seeded generator (SplitMix64), so that random corruption repeats.
