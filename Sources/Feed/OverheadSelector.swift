@@ -56,6 +56,9 @@ public struct OverheadSelector: Sendable {
     /// re-evaluates then even if no new snapshot has come.
     public var holdExpires: Double? { lostAt.map { $0 + settings.holdSeconds } }
 
+    /// When the shown aircraft stopped qualifying, while it is held.
+    public var heldSince: Double? { lostAt }
+
     /// When the next aircraft overhead takes its turn, while several are.
     public var turnEnds: Double? {
         guard settings.cycleSeconds > 0, overhead.count > 1, current != nil, lostAt == nil else { return nil }

@@ -32,6 +32,8 @@ public struct Aircraft: Equatable, Sendable {
     public var countryCode: String?
     /// The transponder code it squawks, four octal digits ("7421").
     public var squawk: String?
+    /// Its pass, once it has left the overhead zone and its card is held.
+    public var passage: Passage?
 
     public init(callsign: String, type: String? = nil, route: String? = nil, airline: String? = nil, model: String? = nil,
                 journey: Journey? = nil, altitudeFeet: Int? = nil, onGround: Bool = false, groundSpeedKnots: Int? = nil, distanceNM: Double? = nil,
@@ -60,7 +62,7 @@ public struct Aircraft: Equatable, Sendable {
     }
 
     static let fields = ["callsign", "type", "route", "airline", "model", "altitude_ft", "on_ground", "ground_speed_kt", "distance_nm", "bearing_deg",
-                         "vertical_rate_fpm", "alert", "track_deg", "journey", "registration", "country", "country_code", "squawk"]
+                         "vertical_rate_fpm", "alert", "track_deg", "journey", "registration", "country", "country_code", "squawk", "passage"]
 
     /// The longest registration the card takes (the longest in the data is ten).
     public static let registrationLength = 12
@@ -131,6 +133,7 @@ public struct Aircraft: Equatable, Sendable {
         if let code = squawk, Self.checkedSquawk(code) == nil {
             throw KioskState.ParseError("\(field).squawk", "expected four octal digits, not '\(code)'")
         }
+        if let p = o["passage"], !p.isNull { passage = try Passage(json: p, field: "\(field).passage") }
     }
 
     public var json: JSONValue {
@@ -152,6 +155,7 @@ public struct Aircraft: Equatable, Sendable {
         if let country { o["country"] = .string(country) }
         if let countryCode { o["country_code"] = .string(countryCode) }
         if let squawk { o["squawk"] = .string(squawk) }
+        if let passage { o["passage"] = passage.json }
         return .object(o)
     }
 }

@@ -26,6 +26,12 @@ public final class FeedInterpreter {
     /// The failure being held, until the data goes stale.
     private var heldFailure: String?
 
+    /// The passes of the aircraft shown lately, by address: when each card
+    /// came up, how close it has come, and when it was last shown (entries
+    /// not shown for `passMemory` seconds are dropped).
+    private var passes: [String: (since: Double, closestNM: Double, lastShown: Double)] = [:]
+    static let passMemory = 120.0
+
     /// Each source's status, when the source is several (a merged feed's own).
     public var memberStatuses: (() -> [FeedSourceStatus])?
 
@@ -128,7 +134,25 @@ public final class FeedInterpreter {
             }
         }
         guard let choice else { return .standby }
-        return KioskState(mode: .overflight, aircraft: Self.aircraft(choice, identity: identity), place: selector.place)
+        var aircraft = Self.aircraft(choice, identity: identity)
+        aircraft.passage = passage(of: choice, at: now)
+        return KioskState(mode: .overflight, aircraft: aircraft, place: selector.place)
+    }
+
+    /// Follows the shown aircraft's pass; once it has left the zone (its card
+    /// held), how long it was overhead and how close it came.
+    private func passage(of choice: OverheadSelector.Choice, at now: Double) -> Passage? {
+        passes = passes.filter { now - $0.value.lastShown <= Self.passMemory }
+        let hex = choice.report.hex
+        var pass = passes[hex] ?? (since: now, closestNM: choice.distanceNM, lastShown: now)
+        if let held = selector.heldSince {
+            passes[hex] = pass
+            return Passage(overheadSeconds: min(max(held - pass.since, 0), Passage.durationRange.upperBound), closestNM: pass.closestNM)
+        }
+        pass.closestNM = min(pass.closestNM, choice.distanceNM)
+        pass.lastShown = now
+        passes[hex] = pass
+        return nil
     }
 
     /// The traffic within `radius` at any height (fresh positions), nearest first.

@@ -162,18 +162,8 @@ public enum KioskScene {
         }
         verticalRate(aircraft, overflight: overflight, identity: identity, layout: layout, units: units, measure: measure, into: &leaves)
 
-        // Where to look, under the numbers: only for an aircraft above the horizon.
-        let look = aircraft.flatMap { WhereToLook($0, facing: facing, stationElevationFeet: stationElevationFeet) }
-        let lookBaseline = card.y + lookRowBaseline * s
-        let lookShown = overflight && look != nil
-        leaves.append(LeafDescription(id: NodeID("card/look/label"), frame: textFrame(x: x, baseline: lookBaseline, size: layout.textSize(28, scale: s)),
-                                      opacity: lookShown ? 1 : 0, content: .text("LOOK"), style: KioskStyle.rowLabel.leafStyle,
-                                      animationOverride: cardAnimation, isDecorative: !lookShown))
-        leaves.append(LeafDescription(id: NodeID("card/look/value", id: identity),
-                                      frame: textFrame(x: right, baseline: lookBaseline, size: layout.textSize(32, scale: s), width: 0),
-                                      opacity: lookShown ? 1 : 0, content: .text(look?.text ?? ""), style: KioskStyle.rowValue.leafStyle,
-                                      transition: aircraftTransition, contentTransition: .numericTextValue(look?.elevationDegrees.rounded() ?? 0),
-                                      animationOverride: cardAnimation, isDecorative: !lookShown))
+        lookOrPassage(aircraft, overflight: overflight, identity: identity, layout: layout, units: units, facing: facing,
+                      stationElevationFeet: stationElevationFeet, measure: measure, into: &leaves)
 
         journey(aircraft?.journey, overflight: overflight, identity: identity, layout: layout, units: units, measure: measure, into: &leaves)
         standbyCorner(standbyInfo, overflight: overflight, layout: layout, measure: measure, into: &leaves)
@@ -226,6 +216,49 @@ public enum KioskScene {
                                       opacity: opacity, content: .text(toGo), style: KioskStyle.journeyDestination.leafStyle,
                                       transition: aircraftTransition, contentTransition: .identity, animationOverride: cardAnimation,
                                       isDecorative: !shown))
+    }
+
+    /// The row under the numbers: where to look, for an aircraft above the
+    /// horizon; once it has left the overhead zone (its card held), how long
+    /// it was overhead, with how close it came beside the label where that
+    /// fits. The one fades out before the other fades in: never both legible.
+    static func lookOrPassage(_ aircraft: Aircraft?, overflight: Bool, identity: String, layout: KioskLayout, units: DisplayUnits,
+                              facing: Double?, stationElevationFeet: Double, measure: TextMeasuring?, into leaves: inout [LeafDescription]) {
+        let card = layout.cardFrame, s = layout.cardScale
+        let x = card.x + 40 * s, right = card.maxX - 40 * s
+        let baseline = card.y + lookRowBaseline * s
+        let labelSize = layout.textSize(28, scale: s), valueSize = layout.textSize(32, scale: s), noteSize = layout.textSize(24, scale: s)
+        let passage = overflight ? aircraft?.passage : nil
+        let look = aircraft.flatMap { WhereToLook($0, facing: facing, stationElevationFeet: stationElevationFeet) }
+        let lookShown = overflight && look != nil && passage == nil
+        let cardAnimation = cardAnimation(overflight, layout: layout)
+        let aircraftTransition = aircraftTransition(layout)
+        // Within an overflight the swap between the two is its own: out over 0.2 s, in after it.
+        let lookAnimation = overflight && passage != nil ? (Animation.easeOut(duration: 0.2), 3) : cardAnimation
+        let passageAnimation = passage != nil ? (Animation.easeIn(duration: 0.2).delay(0.2), 3) : cardAnimation
+        leaves.append(LeafDescription(id: NodeID("card/look/label"), frame: textFrame(x: x, baseline: baseline, size: labelSize),
+                                      opacity: lookShown ? 1 : 0, content: .text("LOOK"), style: KioskStyle.rowLabel.leafStyle,
+                                      animationOverride: lookAnimation, isDecorative: !lookShown))
+        leaves.append(LeafDescription(id: NodeID("card/look/value", id: identity),
+                                      frame: textFrame(x: right, baseline: baseline, size: valueSize, width: 0),
+                                      opacity: lookShown ? 1 : 0, content: .text(look?.text ?? ""), style: KioskStyle.rowValue.leafStyle,
+                                      transition: aircraftTransition, contentTransition: .numericTextValue(look?.elevationDegrees.rounded() ?? 0),
+                                      animationOverride: lookAnimation, isDecorative: !lookShown))
+        let label = "OVERHEAD", duration = passage?.durationText ?? ""
+        let closest = passage.map { "closest " + units.distanceText($0.closestNM).text } ?? ""
+        let labelWidth = measure?.width(of: label, style: .rowLabel, size: labelSize) ?? Double(label.count) * 0.62 * labelSize
+        let valueWidth = measure?.width(of: duration, style: .rowValue, size: valueSize) ?? Double(duration.count) * 0.6 * valueSize
+        let noteX = x + labelWidth + 16 * s
+        let noteWidth = measure?.width(of: closest, style: .route, size: noteSize) ?? Double(closest.count) * 0.6 * noteSize
+        let note = noteX + noteWidth <= right - valueWidth - 16 * s ? closest : ""
+        for (name, text, frame, style) in [("label", label, textFrame(x: x, baseline: baseline, size: labelSize), KioskStyle.rowLabel),
+                                           ("value", duration, textFrame(x: right, baseline: baseline, size: valueSize, width: 0), .rowValue),
+                                           ("closest", note, textFrame(x: noteX, baseline: baseline, size: noteSize), .route)] {
+            let shown = passage != nil && !text.isEmpty
+            leaves.append(LeafDescription(id: NodeID("card/passage/\(name)", id: identity), frame: frame, opacity: shown ? 1 : 0,
+                                          content: .text(text), style: style.leafStyle, transition: aircraftTransition,
+                                          contentTransition: .identity, animationOverride: passageAnimation, isDecorative: !shown))
+        }
     }
 
     /// The baselines of the registration's two lines beside the callsign: level

@@ -12,6 +12,8 @@ public struct Overflight: Equatable, Sendable {
     public var closestNM: Double?
     public var lowestFeet: Int?
     public var highestFeet: Int?
+    /// How long it was overhead, when it left the zone before its card went.
+    public var overheadSeconds: Double?
 
     /// One JSON object on one line (the log's format).
     public var jsonLine: String {
@@ -23,6 +25,7 @@ public struct Overflight: Equatable, Sendable {
         if let closestNM { o["closest_nm"] = .number(closestNM) }
         if let lowestFeet { o["lowest_ft"] = .number(Double(lowestFeet)) }
         if let highestFeet { o["highest_ft"] = .number(Double(highestFeet)) }
+        if let overheadSeconds { o["overhead_s"] = .number(overheadSeconds.rounded()) }
         return JSONValue.object(o).serialized
     }
 
@@ -38,6 +41,7 @@ public struct Overflight: Equatable, Sendable {
         closestNM = o["closest_nm"]?.doubleValue
         lowestFeet = o["lowest_ft"]?.doubleValue.map { Int($0) }
         highestFeet = o["highest_ft"]?.doubleValue.map { Int($0) }
+        overheadSeconds = o["overhead_s"]?.doubleValue.flatMap { $0.isFinite ? $0 : nil }
     }
 
     public init(start: Double, end: Double, callsign: String) {
@@ -73,6 +77,7 @@ public struct OverflightTracker: Sendable {
         o.airline = a.airline ?? o.airline
         o.alert = a.alert ?? o.alert
         if let d = a.distanceNM { o.closestNM = min(o.closestNM ?? d, d) }
+        if let passage = a.passage { o.overheadSeconds = passage.overheadSeconds }
         if let alt = a.altitudeFeet, !a.onGround {
             o.lowestFeet = min(o.lowestFeet ?? alt, alt)
             o.highestFeet = max(o.highestFeet ?? alt, alt)
