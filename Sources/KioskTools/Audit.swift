@@ -201,11 +201,25 @@ public enum Audit {
                                      DisplayUnits(speed: .milesPerHour, distance: .miles), DisplayUnits(flightLevelsAbove: 6000)]
 
     /// An aircraft with every line as long as the card takes it.
-    static let longestOverflight = KioskState(mode: .overflight, aircraft: Aircraft(
-        callsign: "WMWMWMWM", type: "WWWW", route: "WWW → MMM", airline: String(repeating: "W", count: Aircraft.nameLength),
-        model: String(repeating: "M", count: Aircraft.nameLength),
-        journey: Journey(flownNM: 8888, toGoNM: 8888, destinationCity: String(repeating: "W", count: Journey.cityLength)), altitudeFeet: 88_888, groundSpeedKnots: 1888,
-        distanceNM: 888.8, bearingDegrees: 288, verticalRateFeetPerMinute: -2500), place: .init(index: 88, count: 88))
+    static let longestOverflight: KioskState = {
+        var a = Aircraft(
+            callsign: "WMWMWMWM", type: "WWWW", route: "WWW → MMM", airline: String(repeating: "W", count: Aircraft.nameLength),
+            model: String(repeating: "M", count: Aircraft.nameLength),
+            journey: Journey(flownNM: 8888, toGoNM: 8888, destinationCity: String(repeating: "W", count: Journey.cityLength)), altitudeFeet: 88_888,
+            groundSpeedKnots: 1888, distanceNM: 888.8, bearingDegrees: 288, verticalRateFeetPerMinute: -28_800)
+        a.registration = String(repeating: "W", count: Aircraft.registrationLength)
+        a.country = String(repeating: "W", count: Aircraft.nameLength)
+        a.countryCode = "WW"
+        a.squawk = "7777"
+        return KioskState(mode: .overflight, aircraft: a, place: .init(index: 88, count: 88))
+    }()
+
+    /// The longest card once its aircraft has left the zone: the pass in place of where to look.
+    static let longestPassage: KioskState = {
+        var state = longestOverflight
+        state.aircraft?.passage = Passage(overheadSeconds: 3_599, closestNM: 888.8)
+        return state
+    }()
 
     /// The longest card as an alert: its amber status word and border.
     static let alertOverflight: KioskState = {
@@ -230,7 +244,7 @@ public enum Audit {
         let sizes = try (args.all("--size").isEmpty ? sizes : args.all("--size")).map { try parseSize($0) }
         var total = 0
         for size in sizes {
-            for state in [KioskState.standby, sampleOverflight, longestOverflight, alertOverflight] {
+            for state in [KioskState.standby, sampleOverflight, longestOverflight, alertOverflight, longestPassage] {
                 for units in unitChoices {
                     let problems = problems(width: size.width, height: size.height, state: state, fonts: fonts, units: units,
                                             standbyInfo: longestStandbyInfo(units))

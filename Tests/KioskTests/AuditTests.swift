@@ -18,15 +18,18 @@ import AnimationCore
         Audit.problems(in: items, layout: Self.layout, renderer: KioskRenderer(fonts: try FontSet()), place: "test")
     }
 
-    /// At every audited size: the alert card (amber, its longest lines) and
+    /// At every audited size and unit choice: the alert card (amber, its
+    /// longest lines), the longest card once its aircraft has left, and
     /// the dial's labels, the rings' ranges the traffic steps through included.
     @Test func theAlertCardAndTheDialsLabelsPassAtEveryLayout() throws {
         let fonts = try FontSet()
         for size in Audit.sizes {
             let wh = size.split(separator: "x").compactMap { Int($0) }
-            for state in [Audit.alertOverflight, .standby] {
-                let found = Audit.problems(width: wh[0], height: wh[1], state: state, fonts: fonts)
-                #expect(found.isEmpty, "\(size): \(found.joined(separator: "; "))")
+            for state in [Audit.alertOverflight, Audit.longestPassage, .standby] {
+                for units in Audit.unitChoices {
+                    let found = Audit.problems(width: wh[0], height: wh[1], state: state, fonts: fonts, units: units)
+                    #expect(found.isEmpty, "\(size) \(units): \(found.joined(separator: "; "))")
+                }
             }
         }
     }
