@@ -5,6 +5,7 @@ import Display
 import Feed
 import KioskModel
 import KioskRendering
+import Raster
 import SystemIO
 
 /// Puts the controller's screen decision on the display. As a source it
@@ -104,6 +105,11 @@ final class ScreenControl: EventSource {
         case .off:
             if let backlight { _ = try? backlight.setPower(false) }
         case let .on(brightness):
+            // Lowered by the backlight or in the picture, the text is drawn to read at the brightness.
+            for tick in ticks where tick.renderer.screenBrightness != brightness {
+                tick.renderer.screenBrightness = brightness
+                tick.view.requestRepaint()
+            }
             if let backlight {
                 do {
                     try backlight.setBrightness(brightness)
@@ -113,9 +119,9 @@ final class ScreenControl: EventSource {
                     }
                 } catch { Log.line("radar-kiosk: \(error)") }
             } else {
-                let level = UInt32((brightness * 256).rounded())
-                for tick in ticks where level != tick.dimLevel {
-                    tick.dimLevel = level
+                let dimming = brightness < 1 ? LinearDimming(brightness: brightness) : nil
+                for tick in ticks where dimming != tick.dimming {
+                    tick.dimming = dimming
                     tick.view.requestRepaint()
                 }
             }

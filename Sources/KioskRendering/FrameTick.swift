@@ -32,9 +32,9 @@ public final class FrameTick {
         canvas = Canvas(target: buffer)
     }
 
-    /// Out of 256: below it, each frame's damage is darkened so (a panel
-    /// without a backlight, dimmed at night). Change it with a repaint.
-    public var dimLevel: UInt32 = 256
+    /// A panel without a backlight dimmed at night: each frame's damage is
+    /// dimmed so, in linear light. Change it with a repaint.
+    public var dimming: LinearDimming?
 
     /// The picture drawn last.
     public var frame: PixelBuffer { canvas.target }
@@ -61,7 +61,7 @@ public final class FrameTick {
         renderer.draw(view.renderList, sweepBearing: view.sweepBearing, traffic: controller.showsTraffic ? controller.traffic : nil,
                       minimumTextSize: Float(view.layout.minimumTextSize), unchanged: view.renderListUnchanged, into: canvas)
         // After the sweep cache took the dial: the cache stays at full brightness.
-        if dimLevel < 256 { canvas.target.darken(canvas.damage, level: dimLevel) }
+        dimming?.apply(canvas.damage, of: canvas.target)
         view.frameDrawn()
     }
 

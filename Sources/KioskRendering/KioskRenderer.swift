@@ -49,8 +49,56 @@ public final class KioskRenderer: TextMeasuring {
         }
     }
 
-    /// The colour and face of each text style; the audit reads these too.
+    /// The colour and face of each text style as drawn now; the audit reads these too.
     public func textStyle(_ style: KioskStyle) -> (face: FontFace, color: Color, alignment: TextAlignment) {
+        var look = designedTextStyle(style)
+        if !dimmedColors.isEmpty { look.color = dimmedColors[style.rawValue] }
+        return look
+    }
+
+    /// The screen's brightness, 0...1: a backlight lowered at night, or the
+    /// picture dimmed in linear light. Below full, text that would read
+    /// below 4.5:1 at it (WCAG's contrast, glare counted) is drawn lighter,
+    /// in linear light toward white, as little as that takes. Set it before
+    /// a whole frame (the card's text changes with it).
+    public var screenBrightness = 1.0 {
+        didSet {
+            guard screenBrightness != oldValue else { return }
+            dimmedColors = screenBrightness >= 1 ? [] : KioskStyle.allCases.map {
+                Self.readable(designedTextStyle($0).color, at: screenBrightness)
+            }
+        }
+    }
+    /// Each style's text colour at `screenBrightness`, by raw value; empty at full brightness.
+    private var dimmedColors: [Color] = []
+
+    /// The contrast text keeps at any brightness where it can: the audit's
+    /// 4.5:1, and a little over it for the 8-bit rounding of the dimmed pixels.
+    static let readableContrast = 4.6
+
+    /// `color`, or the least lightening of it that reads at `readableContrast`
+    /// on the card at `brightness` (white where nothing does).
+    static func readable(_ color: Color, at brightness: Double) -> Color {
+        func light(_ c: Color) -> (Double, Double, Double) {
+            (LinearDimming.decoded(Double(c.red)), LinearDimming.decoded(Double(c.green)), LinearDimming.decoded(Double(c.blue)))
+        }
+        func luminance(_ l: (Double, Double, Double)) -> Double { 0.2126 * l.0 + 0.7152 * l.1 + 0.0722 * l.2 }
+        // The card over the background, blended as the renderer blends: the
+        // brightest ground text stands on.
+        let a = cardFill.alpha
+        let card = Color(red: cardFill.red * a + background.red * (1 - a), green: cardFill.green * a + background.green * (1 - a),
+                         blue: cardFill.blue * a + background.blue * (1 - a))
+        let b = min(max(brightness, 0.01), 1)
+        let needed = (readableContrast * (luminance(light(card)) * b + 0.05) - 0.05) / b
+        let l = light(color), have = luminance(l)
+        guard have < needed else { return color }
+        let t = min((needed - have) / max(1 - have, 1e-6), 1)
+        func lifted(_ v: Double) -> Float { Float(LinearDimming.encoded(v + t * (1 - v))) }
+        return Color(red: lifted(l.0), green: lifted(l.1), blue: lifted(l.2), alpha: color.alpha)
+    }
+
+    /// The colour and face of each text style as designed, at full brightness.
+    private func designedTextStyle(_ style: KioskStyle) -> (face: FontFace, color: Color, alignment: TextAlignment) {
         switch style {
         case .status: return (fonts.regular, Color(hex: 0x6CFFB5), .left)
         // Amber, not the status green: an alert reads as one across the room.

@@ -33,13 +33,15 @@ public enum Audit {
 
     /// Problems found for one size and state, one line each.
     public static func problems(width: Int, height: Int, state: KioskState, fonts: FontSet, units: DisplayUnits = DisplayUnits(),
-                                facing: Double? = nil, standbyInfo: StandbyInfo = .none) -> [String] {
+                                facing: Double? = nil, standbyInfo: StandbyInfo = .none, brightness: Double = 1) -> [String] {
         let renderer = KioskRenderer(fonts: fonts)
+        renderer.screenBrightness = brightness
         let controller = KioskController(layout: KioskLayout(width: width, height: height), initial: state, measure: renderer, units: units)
         controller.setStationView(facing: facing, elevationFeet: 0, at: 0)
         controller.setStandbyInfo(standbyInfo, at: 0)
         _ = controller.frameNeeded(at: 0)
         let place = "\(width)x\(height) \(state.mode.rawValue)" + (facing.map { " facing \(Int($0))°" } ?? "")
+            + (brightness < 1 ? " dimmed to \(Int((brightness * 100).rounded())) %" : "")
         var found = problems(in: controller.renderList, layout: controller.layout, renderer: renderer, place: place)
         if controller.layout.cardRevealDelay > longestRevealDelay {
             found.append("\(place): the card waits \(rounded(controller.layout.cardRevealDelay)) s for the dial to clear it, more than \(longestRevealDelay) s")
@@ -54,8 +56,10 @@ public enum Audit {
 
     /// Problems of a render list as drawn on a screen of `layout`: every
     /// visible text's rendered height and contrast, card text inside the card, the dial's labels, and
-    /// the decorative tagging of what is not seen.
+    /// the decorative tagging of what is not seen. Contrast is the light the
+    /// screen gives at the renderer's `screenBrightness` (dimmed in linear light).
     public static func problems(in items: [RenderItem], layout: KioskLayout, renderer: KioskRenderer, place: String) -> [String] {
+        let dimming = LinearDimming(brightness: renderer.screenBrightness)
         let width = Int(layout.width), height = Int(layout.height)
         // What is behind the text: the frame drawn with every text leaf left out.
         let behind = PixelBuffer(width: width, height: height)
@@ -157,7 +161,7 @@ public enum Audit {
                     for x in stride(from: x0, through: x1, by: 3) {
                         let background = behind[x, y] | 0xFF00_0000
                         let drawn = PixelMath.sourceOver(color, background)
-                        worst = min(worst, contrast(drawn, background))
+                        worst = min(worst, contrast(dimming.dimmed(drawn), dimming.dimmed(background)))
                     }
                 }
             }
@@ -255,6 +259,14 @@ public enum Audit {
                               + "\(units.altitude.rawValue) \(units.speed.rawValue) \(units.distance.rawValue): ok")
                     }
                 }
+            }
+            // Dimmed at night (the default level): the card's text still reads.
+            let night = ScreenPolicy().nightBrightness
+            for state in [KioskState.standby, sampleOverflight, longestOverflight, alertOverflight, longestPassage] {
+                let problems = problems(width: size.width, height: size.height, state: state, fonts: fonts, brightness: night)
+                total += problems.count
+                for p in problems { print(p) }
+                if problems.isEmpty { print("\(size.width)x\(size.height) \(state.mode.rawValue) dimmed to \(Int(night * 100)) %: ok") }
             }
             // The dial turned to face a window, with its card's words for where to look.
             for facing in facings {

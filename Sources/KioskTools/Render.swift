@@ -13,7 +13,8 @@ import SystemIO
 /// card the kiosk shows for a receiver's snapshot, with the traffic on the
 /// dial (drawn a second after the snapshot came, unless `--at` says when);
 /// `--facing` turns the dial as `station.facing_deg` does; `--overflight-log`
-/// puts standby's corner as it reads 12 minutes after the log's last overflight.
+/// puts standby's corner as it reads 12 minutes after the log's last overflight;
+/// `--brightness PERCENT` draws it as night dims a panel without a backlight.
 public enum Render {
     public static func run(_ args: ParsedArguments) throws -> Int32 {
         let out = try args.required("--out", "FILE.png")
@@ -35,6 +36,10 @@ public enum Render {
             _ = controller.handle(.feed([.snapshot(feed.snapshot)]), at: 0)
         }
         let tick = FrameTick(controller: controller, renderer: renderer, buffer: PixelBuffer(width: size.width, height: size.height))
+        // As night dims a panel without a backlight.
+        let brightness = try args.number("--brightness", default: 100, range: 1...100) / 100
+        renderer.screenBrightness = brightness
+        if brightness < 1 { tick.dimming = LinearDimming(brightness: brightness) }
         // Sampled at the live loop's 60 Hz up to the moment: springs are
         // integrated as the kiosk integrates them, never across one long step.
         var t = 0.0

@@ -69,23 +69,6 @@ public final class PixelBuffer {
         }
     }
 
-    /// Scales the colour of every pixel of `rect` (clipped) by `level`/256,
-    /// alpha kept: a panel without a backlight dims this way. Four channels
-    /// at once, two per multiply, as the compositor's own lerp does.
-    public func darken(_ rect: IntRect, level: UInt32) {
-        let r = rect.intersection(bounds)
-        if r.isEmpty || level >= 256 { return }
-        for y in r.y..<r.maxY {
-            let p = row(y) + r.x
-            for x in 0..<r.width {
-                let c = p[x]
-                let redBlue = (((c & 0x00FF_00FF) &* level) >> 8) & 0x00FF_00FF
-                let green = (((c & 0x0000_FF00) &* level) >> 8) & 0x0000_FF00
-                p[x] = (c & 0xFF00_0000) | redBlue | green
-            }
-        }
-    }
-
     /// Sets every pixel of `rect` (clipped to the buffer) to `pixel`.
     public func fill(_ pixel: UInt32, in rect: IntRect? = nil) {
         let r = (rect ?? bounds).intersection(bounds)

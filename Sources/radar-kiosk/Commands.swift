@@ -39,6 +39,7 @@ enum RadarKioskCommand {
             .init("--from", value: "FILE.json", "the state the transition starts from"),
             .init("--at", value: "SECONDS", "time since the transition started"),
             .init("--overflight-log", value: "FILE", "standby's corner as it reads 12 minutes after this log's last overflight"),
+            .init("--brightness", value: "PERCENT", "drawn as night dims a panel without a backlight (1-100)"),
             pictureSize, pngOut,
             fonts,
         ]),
