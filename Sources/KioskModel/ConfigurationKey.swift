@@ -139,7 +139,7 @@ public struct ConfigurationKey: Sendable {
         .init("alerts.emergency", "yes|no", "yes", "show an aircraft squawking 7500, 7600 or 7700 (or declaring an emergency) first") {
             $0.alerts.emergencies = try yesNo($1, "alerts.emergency")
         },
-        .init("alerts.military", "yes|no", "no", "show military aircraft (readsb's database flags) first") {
+        .init("alerts.military", "yes|no", "no", "show military aircraft first (readsb's database flags; on feeds without them, an address in a military block of the standing data)") {
             $0.alerts.military = try yesNo($1, "alerts.military")
         },
         .init("alerts.watch_list", "FILE", "none", "aircraft to show first: lines hex:4CA7B5, reg:G-EUPT, callsign:RRR, type:A400") {
@@ -249,7 +249,7 @@ public struct ConfigurationKey: Sendable {
         .init("night.screen", "off|dim", "off", live: true, "at night the screen is off (a wake key, line or command shows it for screen.linger_s), or dimmed") {
             $0.screen.nightAction = try choice($1, "night.screen")
         },
-        .init("night.brightness", "PERCENT", "30", live: true, "the brightness at night with night.screen = dim") {
+        .init("night.brightness", "PERCENT", "30", live: true, "the brightness at night with night.screen = dim (of the light, in linear light; the card's text is lightened to read at it)") {
             $0.screen.nightBrightness = try number($1.hasSuffix("%") ? String($1.dropLast()) : $1, "night.brightness", 1...100) / 100
         },
         .init("screen.overhead_only", "yes|no", "no", live: true, "the screen is off unless an aircraft is shown (and screen.linger_s after it)") {
