@@ -14,6 +14,17 @@ public final class KioskController {
     public private(set) var state: KioskState
     /// The aircraft the card shows (kept through standby while the card fades).
     public private(set) var shownAircraft: Aircraft?
+    /// The aircraft whose numbers the card's rows show: the shown one's as
+    /// they were when they last rolled. A feed brings new numbers every
+    /// second; rolled each time, one row or another would be mid-roll half
+    /// the time. They roll together, at most once every `rollInterval`; the
+    /// aircraft's mark on the dial follows every update.
+    public private(set) var cardNumbers: Aircraft?
+    /// How often, at most, the card's numbers roll on a feed's updates (0: at each).
+    public var rollInterval = KioskController.defaultRollInterval
+    public static let defaultRollInterval = 7.0
+    /// When the card's numbers last rolled.
+    private var lastRoll = -Double.infinity
     /// One view per output, the first output's first.
     public private(set) var views: [KioskView] = []
     /// The first output's view: the only one on a kiosk with one screen.
@@ -148,6 +159,7 @@ public final class KioskController {
         self.attribution = attribution
         state = initial
         shownAircraft = initial.aircraft
+        cardNumbers = initial.aircraft
         views = [KioskView(controller: self, layout: layout, at: time)]
     }
 
@@ -220,6 +232,8 @@ public final class KioskController {
             setStandbyInfo(info, at: time)
             return Response()
         case .feedDeadline:
+            // A held roll's deadline, not the feed's: nothing else to work out.
+            if rollIfDue(at: time), (feed?.deadline ?? .infinity) > time { return Response() }
             var log: [String] = []
             let next = feed?.reevaluate(now: time, log: { log.append($0) })
             let before = state
@@ -377,9 +391,12 @@ public final class KioskController {
             guard next.mode == .overflight else { return [] }
             selectionUntil = nil
         }
-        guard next != state else { return [] }
+        guard next != state else {
+            _ = rollIfDue(at: time)
+            return []
+        }
         let changed = next.mode != state.mode || next.aircraft?.callsign != state.aircraft?.callsign
-        apply(next, at: time)
+        apply(next, at: time, coalescingRolls: true)
         return changed ? ["radar-kiosk: state \(statusLine) (feed \(feed?.sourceName ?? ""))"] : []
     }
 
@@ -427,17 +444,62 @@ public final class KioskController {
 
     /// Applies a new state at `time`. A change of mode glides on a spring; a
     /// change within a mode (numbers, another aircraft) eases.
-    public func apply(_ newState: KioskState, at time: Double, animated: Bool = true) {
+    /// `coalescingRolls`: the card's numbers roll only if `rollInterval` has
+    /// passed since they last did (the feed's updates); else they are held.
+    public func apply(_ newState: KioskState, at time: Double, animated: Bool = true, coalescingRolls: Bool = false) {
         guard newState != state else { return }
         let modeChanged = newState.mode != state.mode
         if state.mode == .overflight && newState.mode != .overflight { screen.aircraftLeft(at: time) }
         if let a = newState.aircraft { shownAircraft = a }
         state = newState
+        updateCardNumbers(coalescing: coalescingRolls, at: time)
         let animation: Animation? = animated ? (modeChanged ? KioskScene.layoutAnimation : KioskScene.updateAnimation) : nil
         // Not animated means nothing animates, the card's and dial's own choreography included.
         var transaction = Transaction(animation: animation)
         transaction.disablesAnimations = !animated
         for view in views { view.showState(transaction: transaction, at: time) }
+    }
+
+    /// The rows' texts as the card shows them: what a roll changes.
+    private func rollingTexts(_ a: Aircraft?) -> [String] {
+        KioskScene.valueTexts(a, units: units).map(\.text)
+            + [a.flatMap { WhereToLook($0, facing: facing, stationElevationFeet: stationElevationFeet)?.text } ?? ""]
+    }
+
+    /// Takes the shown aircraft's numbers for the card, or holds the last
+    /// ones: held while they would roll within `rollInterval` of the last
+    /// roll on the same aircraft, when `coalescing`.
+    private func updateCardNumbers(coalescing: Bool, at time: Double) {
+        let next = shownAircraft
+        guard coalescing, rollInterval > 0, state.mode == .overflight, let shown = cardNumbers, let a = next,
+              shown.callsign == a.callsign else {
+            cardNumbers = next
+            return
+        }
+        guard rollingTexts(a) != rollingTexts(shown) else {
+            cardNumbers = next
+            return
+        }
+        if time - lastRoll >= rollInterval {
+            cardNumbers = next
+            lastRoll = time
+        }
+    }
+
+    /// The held numbers' roll, when it is due: true when they rolled.
+    private func rollIfDue(at time: Double) -> Bool {
+        guard let due = pendingRoll, time >= due else { return false }
+        cardNumbers = shownAircraft
+        lastRoll = time
+        for view in views { view.showState(transaction: Transaction(animation: KioskScene.updateAnimation), at: time) }
+        return true
+    }
+
+    /// When the card's held numbers roll, if some are held.
+    private var pendingRoll: Double? {
+        guard state.mode == .overflight, let held = cardNumbers, let shown = shownAircraft, held != shown, held.callsign == shown.callsign,
+              rollingTexts(held) != rollingTexts(shown) else { return nil }
+        return lastRoll + rollInterval
     }
 
     // MARK: frames
@@ -477,7 +539,10 @@ public final class KioskController {
     public var renderListUnchanged: Bool { view.renderListUnchanged }
 
     /// When the controller must hear from the loop though nothing arrives (a feed hold running out).
-    public var deadline: Double? { feed?.deadline }
+    public var deadline: Double? {
+        guard let roll = pendingRoll else { return feed?.deadline }
+        return min(feed?.deadline ?? roll, roll)
+    }
 
     /// The screen's power at `time`: on while an aircraft is shown, else as the policy says.
     public func screenPower(at time: Double) -> ScreenPower {

@@ -70,7 +70,8 @@ public enum KioskScene {
     public static func leaves(for state: KioskState, shown: Aircraft?, layout: KioskLayout,
                               measure: TextMeasuring? = nil, units: DisplayUnits = DisplayUnits(),
                               rangeNM: Double = dialRangeNM, attribution: String? = nil, facing: Double? = nil,
-                              stationElevationFeet: Double = 0, standbyInfo: StandbyInfo = .none, noData: Bool = false) -> [LeafDescription] {
+                              stationElevationFeet: Double = 0, standbyInfo: StandbyInfo = .none, noData: Bool = false,
+                              cardNumbers: Aircraft? = nil) -> [LeafDescription] {
         let facingDegrees = facing ?? 0
         let overflight = state.mode == .overflight
         // A feed that is down is not an empty sky: the dial stops sweeping and standby's word says so.
@@ -79,6 +80,8 @@ public enum KioskScene {
         let card = layout.cardFrame
         let s = layout.cardScale
         let aircraft = overflight ? state.aircraft : state.aircraft ?? shown
+        // The rows' numbers: the aircraft's as they last rolled (the controller holds them between rolls).
+        let numbers = cardNumbers.flatMap { $0.callsign == aircraft?.callsign ? $0 : nil } ?? aircraft
         var leaves: [LeafDescription] = []
         leaves.reserveCapacity(20)
         let aircraftTransition = aircraftTransition(layout)
@@ -146,7 +149,7 @@ public enum KioskScene {
                                       content: .text(fitted(lines.second, size: detailsSize, width: lineWidth, measure: measure)),
                                       style: KioskStyle.route.leafStyle,
                                       transition: aircraftTransition, animationOverride: cardAnimation, isDecorative: !overflight))
-        let values = valueTexts(aircraft, units: units)
+        let values = valueTexts(numbers, units: units)
         for (i, row) in rows.enumerated() {
             let baseline = card.y + row.baseline * s
             leaves.append(LeafDescription(id: NodeID("card/row\(i)/label"), frame: textFrame(x: x, baseline: baseline, size: layout.textSize(28, scale: s)),
@@ -160,9 +163,9 @@ public enum KioskScene {
                                           contentTransition: .numericTextValue(values[i].number), animationOverride: cardAnimation,
                                           isDecorative: !overflight))
         }
-        verticalRate(aircraft, overflight: overflight, identity: identity, layout: layout, units: units, measure: measure, into: &leaves)
+        verticalRate(numbers, overflight: overflight, identity: identity, layout: layout, units: units, measure: measure, into: &leaves)
 
-        lookOrPassage(aircraft, overflight: overflight, identity: identity, layout: layout, units: units, facing: facing,
+        lookOrPassage(aircraft, numbers: numbers, overflight: overflight, identity: identity, layout: layout, units: units, facing: facing,
                       stationElevationFeet: stationElevationFeet, measure: measure, into: &leaves)
 
         journey(aircraft?.journey, overflight: overflight, identity: identity, layout: layout, units: units, measure: measure, into: &leaves)
@@ -222,14 +225,14 @@ public enum KioskScene {
     /// horizon; once it has left the overhead zone (its card held), how long
     /// it was overhead, with how close it came beside the label where that
     /// fits. The one fades out before the other fades in: never both legible.
-    static func lookOrPassage(_ aircraft: Aircraft?, overflight: Bool, identity: String, layout: KioskLayout, units: DisplayUnits,
+    static func lookOrPassage(_ aircraft: Aircraft?, numbers: Aircraft?, overflight: Bool, identity: String, layout: KioskLayout, units: DisplayUnits,
                               facing: Double?, stationElevationFeet: Double, measure: TextMeasuring?, into leaves: inout [LeafDescription]) {
         let card = layout.cardFrame, s = layout.cardScale
         let x = card.x + 40 * s, right = card.maxX - 40 * s
         let baseline = card.y + lookRowBaseline * s
         let labelSize = layout.textSize(28, scale: s), valueSize = layout.textSize(32, scale: s), noteSize = layout.textSize(24, scale: s)
         let passage = overflight ? aircraft?.passage : nil
-        let look = aircraft.flatMap { WhereToLook($0, facing: facing, stationElevationFeet: stationElevationFeet) }
+        let look = numbers.flatMap { WhereToLook($0, facing: facing, stationElevationFeet: stationElevationFeet) }
         let lookShown = overflight && look != nil && passage == nil
         let cardAnimation = cardAnimation(overflight, layout: layout)
         let aircraftTransition = aircraftTransition(layout)

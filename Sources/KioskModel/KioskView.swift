@@ -32,7 +32,7 @@ public final class KioskView {
         KioskScene.leaves(for: controller.state, shown: controller.shownAircraft, layout: layout, measure: controller.measure, units: controller.units,
                           rangeNM: controller.dialRangeNM, attribution: controller.attribution,
                           facing: controller.facing, stationElevationFeet: controller.stationElevationFeet, standbyInfo: controller.standbyInfo,
-                          noData: controller.feedIsDown)
+                          noData: controller.feedIsDown, cardNumbers: controller.cardNumbers)
     }
 
     // MARK: following the controller
