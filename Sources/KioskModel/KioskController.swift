@@ -25,6 +25,9 @@ public final class KioskController {
     public static let defaultRollInterval = 7.0
     /// When the card's numbers last rolled.
     private var lastRoll = -Double.infinity
+    /// When the last overflight began and ended (a card that never came in is not faded out).
+    public private(set) var overflightBegan: Double?
+    public private(set) var overflightEnded: Double?
     /// One view per output, the first output's first.
     public private(set) var views: [KioskView] = []
     /// The first output's view: the only one on a kiosk with one screen.
@@ -449,7 +452,11 @@ public final class KioskController {
     public func apply(_ newState: KioskState, at time: Double, animated: Bool = true, coalescingRolls: Bool = false) {
         guard newState != state else { return }
         let modeChanged = newState.mode != state.mode
-        if state.mode == .overflight && newState.mode != .overflight { screen.aircraftLeft(at: time) }
+        if state.mode == .overflight && newState.mode != .overflight {
+            screen.aircraftLeft(at: time)
+            overflightEnded = time
+        }
+        if modeChanged && newState.mode == .overflight { overflightBegan = time }
         if let a = newState.aircraft { shownAircraft = a }
         state = newState
         updateCardNumbers(coalescing: coalescingRolls, at: time)

@@ -71,7 +71,7 @@ public enum KioskScene {
                               measure: TextMeasuring? = nil, units: DisplayUnits = DisplayUnits(),
                               rangeNM: Double = dialRangeNM, attribution: String? = nil, facing: Double? = nil,
                               stationElevationFeet: Double = 0, standbyInfo: StandbyInfo = .none, noData: Bool = false,
-                              cardNumbers: Aircraft? = nil) -> [LeafDescription] {
+                              cardNumbers: Aircraft? = nil, cardNeverShown: Bool = false) -> [LeafDescription] {
         let facingDegrees = facing ?? 0
         let overflight = state.mode == .overflight
         // A feed that is down is not an empty sky: the dial stops sweeping and standby's word says so.
@@ -183,6 +183,14 @@ public enum KioskScene {
                                                                                 size: layout.textSize(20, scale: layout.scale)),
                                           opacity: overflight ? 0 : 1, content: .text(attribution), style: KioskStyle.credit.leafStyle,
                                           isDecorative: overflight))
+        }
+        // Back to standby before the card came in (a change of mind): its
+        // fade-in, still waiting on its delay, would start under the fade-out
+        // and show a ghost of it. It never showed, so it goes at once.
+        if cardNeverShown && !overflight {
+            for i in leaves.indices where leaves[i].id.path.hasPrefix("card/") {
+                leaves[i].animationOverride = (nil, leaves[i].animationOverride?.value ?? 0)
+            }
         }
         return leaves
     }

@@ -32,7 +32,14 @@ public final class KioskView {
         KioskScene.leaves(for: controller.state, shown: controller.shownAircraft, layout: layout, measure: controller.measure, units: controller.units,
                           rangeNM: controller.dialRangeNM, attribution: controller.attribution,
                           facing: controller.facing, stationElevationFeet: controller.stationElevationFeet, standbyInfo: controller.standbyInfo,
-                          noData: controller.feedIsDown, cardNumbers: controller.cardNumbers)
+                          noData: controller.feedIsDown, cardNumbers: controller.cardNumbers, cardNeverShown: cardNeverShown)
+    }
+
+    /// Whether the last overflight ended before this view's card came in.
+    private var cardNeverShown: Bool {
+        guard controller.state.mode == .standby, let began = controller.overflightBegan, let ended = controller.overflightEnded,
+              ended >= began else { return false }
+        return ended - began < max(layout.cardRevealDelay, 0.25)
     }
 
     // MARK: following the controller
