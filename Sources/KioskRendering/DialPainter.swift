@@ -29,6 +29,10 @@ public struct DialPainter {
         public var rangeLabels: (String, String, String)
         /// The rings' labels' colour: the reference scene's, or the kiosk's brighter one.
         public var rangeLabelColor = DialPainter.referenceRangeLabelColor
+        /// Whether each ring's label stands on a plate of the disc's colour
+        /// (the kiosk's): the sweep passes under it and the ring does not
+        /// strike through it. The reference scene has none.
+        public var rangeLabelPlates = false
         /// The compass bearing at the top (0: north up): the compass labels,
         /// the ticks and the crosshair turn by it; the sweep is the screen's.
         public var facing: Float = 0
@@ -178,8 +182,8 @@ public struct DialPainter {
             path.removeAll()
             path.addPie(center: c, radius: R, startAngle: Self.angle(bearing: theta - 60), endAngle: Self.angle(bearing: theta))
             canvas.fill(path, with: .gradient(.conic(center: c, startAngle: Self.angle(bearing: theta - 60), stops: GradientStops(
-                GradientStop(0, bright.withAlpha(0)), GradientStop(1.0 / 6, bright.withAlpha(0.55)),
-                GradientStop(0.5, bright.withAlpha(0.55)), GradientStop(0.5, bright.withAlpha(0))))))
+                GradientStop(0, bright.withAlpha(0)), GradientStop(1.0 / 6, bright.withAlpha(Self.sweepPeakAlpha)),
+                GradientStop(0.5, bright.withAlpha(Self.sweepPeakAlpha)), GradientStop(0.5, bright.withAlpha(0))))))
         }
         path.removeAll()
         path.move(to: c)
@@ -187,6 +191,9 @@ public struct DialPainter {
         canvas.stroke(path, style: StrokeStyle(width: 2 * s), with: .solid(bright))
         canvas.opacity = saved
     }
+
+    /// The wedge's brightest, at full sweep opacity: the reference scene's 0.55.
+    public static let sweepPeakAlpha: Float = 0.55
 
     /// Where `drawSweep` can put ink, in device pixels: the box of the pie
     /// (its centre, the two ends of its arc, and the compass points the arc
@@ -245,16 +252,29 @@ public struct DialPainter {
     }
 
     /// The three rings' ranges, along the north-east diagonal.
-    public func drawRangeLabels(_ p: Parameters, font: Font, text: TextRenderer, in canvas: Canvas) {
+    public mutating func drawRangeLabels(_ p: Parameters, font: Font, text: TextRenderer, in canvas: Canvas) {
         for i in 0..<3 { drawRangeLabel(i, p, font: font, text: text, in: canvas) }
     }
 
-    /// The range of ring `i + 1` (0...2).
-    public func drawRangeLabel(_ i: Int, _ p: Parameters, font: Font, text: TextRenderer, in canvas: Canvas) {
+    /// The range of ring `i + 1` (0...2), on its plate where the kiosk wants one.
+    public mutating func drawRangeLabel(_ i: Int, _ p: Parameters, font: Font, text: TextRenderer, in canvas: Canvas) {
         let label = i == 0 ? p.rangeLabels.0 : i == 1 ? p.rangeLabels.1 : p.rangeLabels.2
         let q = Self.polar(p.center, 45, p.radius * 0.25 * Float(i + 1))
-        text.draw(label, font: font, at: Point(q.x, q.y - 4 * p.scale), color: p.rangeLabelColor, in: canvas)
+        let baseline = Point(q.x, q.y - 4 * p.scale)
+        if p.rangeLabelPlates {
+            let pad = 3 * p.scale + 1
+            path.removeAll()
+            path.addRoundedRect(Rect(x: baseline.x - pad, y: baseline.y - font.capHeight - pad,
+                                     width: text.measure(label, font: font).advance + 2 * pad, height: font.capHeight + 2 * pad), cornerRadius: pad)
+            canvas.fill(path, with: .solid(Self.rangeLabelPlate(ring: i)))
+        }
+        text.draw(label, font: font, at: baseline, color: p.rangeLabelColor, in: canvas)
     }
+
+    /// The plate under ring `i + 1`'s label: the disc's darkest colour (its
+    /// rim's), nearly opaque: a faint backing on the still disc, and under
+    /// the sweep what keeps the label at 4.5:1.
+    public static func rangeLabelPlate(ring i: Int) -> Color { discRim.withAlpha(0.9) }
 
     /// An aircraft of the traffic: a smaller glow and dot than the reference's
     /// blips, so fifty of them leave the dial readable; the one the card shows

@@ -347,6 +347,7 @@ public final class KioskRenderer: TextMeasuring {
                                        sweepBearing: Float(sweepBearing), sweepOpacity: Float(1 - DialChannels(item.custom).stillness),
                                        showsBlips: false, marker: nil, rangeLabels: traffic?.rangeLabels ?? ringLabels)
         p.rangeLabelColor = DialPainter.rangeLabelColor
+        p.rangeLabelPlates = true
         p.trafficOpacity = p.sweepOpacity
         p.facing = Float(DialChannels(item.custom).facingDegrees)
         p.sweepOpacity *= sweep.sweeps ? Float(sweep.opacity) : 0

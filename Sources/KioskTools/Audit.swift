@@ -88,6 +88,17 @@ public enum Audit {
                 for (name, color, on) in labels where contrast(color.premultipliedPixel, on.premultipliedPixel) < minimumContrast {
                     found.append("\(place): the dial's \(name) labels have contrast \(rounded(contrast(color.premultipliedPixel, on.premultipliedPixel))):1, below \(minimumContrast):1")
                 }
+                // Each ring's label with the sweep at its brightest behind it
+                // (the wedge's 0.55 at full sweep.opacity), on its plate.
+                for ring in 0..<3 {
+                    let disc = DialPainter.discCentre.interpolated(to: DialPainter.discRim, amount: 0.25 * Float(ring + 1)).premultipliedPixel
+                    let swept = PixelMath.sourceOver(DialPainter.bright.withAlpha(DialPainter.sweepPeakAlpha).premultipliedPixel, disc)
+                    let behind = PixelMath.sourceOver(DialPainter.rangeLabelPlate(ring: ring).premultipliedPixel, swept)
+                    let c = contrast(DialPainter.rangeLabelColor.premultipliedPixel, behind)
+                    if c < minimumContrast {
+                        found.append("\(place): ring \(ring + 1)'s label under the sweep has contrast \(rounded(c)):1, below \(minimumContrast):1")
+                    }
+                }
                 // The disc lies on the screen, and off a card that is shown.
                 let disc = item.frame
                 let shownCard = items.first { $0.id.path == "card/background" && $0.opacity > 0.5 }?.frame
