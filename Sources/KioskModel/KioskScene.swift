@@ -71,7 +71,7 @@ public enum KioskScene {
                               measure: TextMeasuring? = nil, units: DisplayUnits = DisplayUnits(),
                               rangeNM: Double = dialRangeNM, attribution: String? = nil, facing: Double? = nil,
                               stationElevationFeet: Double = 0, standbyInfo: StandbyInfo = .none, noData: Bool = false,
-                              cardNumbers: Aircraft? = nil, cardNeverShown: Bool = false) -> [LeafDescription] {
+                              cardNumbers: Aircraft? = nil, cardNeverShown: Bool = false, cardUp: Bool = false) -> [LeafDescription] {
         let facingDegrees = facing ?? 0
         let overflight = state.mode == .overflight
         // A feed that is down is not an empty sky: the dial stops sweeping and standby's word says so.
@@ -192,8 +192,21 @@ public enum KioskScene {
                 leaves[i].animationOverride = (nil, leaves[i].animationOverride?.value ?? 0)
             }
         }
+        // Another aircraft on a card that is up (A → B): nothing waits for the
+        // dial, so each of B's fields comes in as A's goes, not after the
+        // reveal delay (which left the card's labels without values for 0.2 s).
+        if cardUp && overflight {
+            for i in leaves.indices where leaves[i].id.explicit != nil && (leaves[i].id.path.hasPrefix("card/") || leaves[i].id.path == "dial/marker") {
+                leaves[i].transition = fieldSwap
+            }
+        }
         return leaves
     }
+
+    /// One aircraft's field giving way to another's on a card that is up: the
+    /// old out over 0.2 s, the new in from 0.12 s, so that some value always
+    /// shows and the two are never both more than faint.
+    static let fieldSwap = textSwap(inAfter: 0.12)
 
     /// The journey, in the card's lowest band, for a route from the standing
     /// data that fits: a line from origin to destination with the aircraft's

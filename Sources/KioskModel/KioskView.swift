@@ -32,8 +32,17 @@ public final class KioskView {
         KioskScene.leaves(for: controller.state, shown: controller.shownAircraft, layout: layout, measure: controller.measure, units: controller.units,
                           rangeNM: controller.dialRangeNM, attribution: controller.attribution,
                           facing: controller.facing, stationElevationFeet: controller.stationElevationFeet, standbyInfo: controller.standbyInfo,
-                          noData: controller.feedIsDown, cardNumbers: controller.cardNumbers, cardNeverShown: cardNeverShown)
+                          noData: controller.feedIsDown, cardNumbers: controller.cardNumbers, cardNeverShown: cardNeverShown,
+                          cardUp: cardUp)
     }
+
+    /// Whether the card has been up long enough to be fully in (the time of the update being shown).
+    private var cardUp: Bool {
+        guard controller.state.mode == .overflight, let began = controller.overflightBegan else { return false }
+        return updateTime - began >= max(layout.cardRevealDelay, 0.25) + 0.25
+    }
+    /// The time of the update being laid out.
+    private var updateTime = 0.0
 
     /// Whether the last overflight ended before this view's card came in.
     private var cardNeverShown: Bool {
@@ -47,6 +56,7 @@ public final class KioskView {
     /// Shows the controller's state as it now is, under `transaction`. A
     /// face turning back to standby sweeps again from this moment.
     func showState(transaction: Transaction, at time: Double) {
+        updateTime = time
         if controller.sweepRuns { timeline.setPaused(false, at: time) }
         graph.update(to: leaves(), transaction: transaction, at: time)
         sceneChanged = true
