@@ -230,7 +230,7 @@ public enum KioskScene {
                                       transition: aircraftTransition, animationOverride: cardAnimation, isDecorative: !shown))
         let texts = journey?.texts(units) ?? (flown: "", toGo: "")
         let size = layout.textSize(24, scale: s), baseline = card.y + journeyBaseline * s
-        let flownWidth = measure?.width(of: texts.flown, style: .route, size: size) ?? Double(texts.flown.count) * 0.6 * size
+        let flownWidth = advance(texts.flown, .route, size: size, measure)
         let toGo = fitted(texts.toGo, size: size, width: width - flownWidth - 20 * s, measure: measure)
         leaves.append(LeafDescription(id: NodeID("card/journey/flown", id: identity), frame: textFrame(x: x, baseline: baseline, size: size),
                                       opacity: opacity, content: .text(texts.flown), style: KioskStyle.route.leafStyle,
@@ -270,10 +270,10 @@ public enum KioskScene {
                                       animationOverride: lookAnimation, isDecorative: !lookShown))
         let label = "OVERHEAD", duration = passage?.durationText ?? ""
         let closest = passage.map { "closest " + units.distanceText($0.closestNM).text } ?? ""
-        let labelWidth = measure?.width(of: label, style: .rowLabel, size: labelSize) ?? Double(label.count) * 0.62 * labelSize
-        let valueWidth = measure?.width(of: duration, style: .rowValue, size: valueSize) ?? Double(duration.count) * 0.6 * valueSize
+        let labelWidth = advance(label, .rowLabel, size: labelSize, measure)
+        let valueWidth = advance(duration, .rowValue, size: valueSize, measure)
         let noteX = x + labelWidth + 16 * s
-        let noteWidth = measure?.width(of: closest, style: .route, size: noteSize) ?? Double(closest.count) * 0.6 * noteSize
+        let noteWidth = advance(closest, .route, size: noteSize, measure)
         let note = noteX + noteWidth <= right - valueWidth - 16 * s ? closest : ""
         for (name, text, frame, style) in [("label", label, textFrame(x: x, baseline: baseline, size: labelSize), KioskStyle.rowLabel),
                                            ("value", duration, textFrame(x: right, baseline: baseline, size: valueSize, width: 0), .rowValue),
@@ -301,14 +301,11 @@ public enum KioskScene {
         let size = layout.textSize(24, scale: s)
         let callsign = aircraft.map { Aircraft.shownCallsign($0.callsign) } ?? "—"
         let callsignSize = layout.textSize(72, scale: s)
-        let callsignWidth = measure?.width(of: callsign, style: .callsign, size: callsignSize) ?? Double(callsign.count) * 0.62 * callsignSize
+        let callsignWidth = advance(callsign, .callsign, size: callsignSize, measure)
         let room = right - x - callsignWidth - 24 * s
-        func width(_ text: String) -> Double {
-            measure?.width(of: text, style: .registration, size: size) ?? Double(text.count) * 0.6 * size
-        }
         let lines = registrationLines(aircraft)
-        let first = lines.first.first { width($0) <= room } ?? ""
-        let second = lines.second.first { width($0) <= room } ?? ""
+        let first = lines.first.first { advance($0, .registration, size: size, measure) <= room } ?? ""
+        let second = lines.second.first { advance($0, .registration, size: size, measure) <= room } ?? ""
         for (i, (text, baseline)) in [(first, registrationBaselines.first), (second, registrationBaselines.second)].enumerated() {
             let shown = overflight && !text.isEmpty
             leaves.append(LeafDescription(id: NodeID("card/registration\(i)", id: identity),
@@ -343,12 +340,12 @@ public enum KioskScene {
         let x = card.x + 40 * s, right = card.maxX - 40 * s
         let labelSize = layout.textSize(28, scale: s), valueSize = layout.textSize(40, scale: s), size = layout.textSize(24, scale: s)
         let label = rows[0].label, value = units.altitudeText(aircraft).text
-        let labelWidth = measure?.width(of: label, style: .rowLabel, size: labelSize) ?? Double(label.count) * 0.62 * labelSize
-        let valueWidth = measure?.width(of: value, style: .rowValue, size: valueSize) ?? Double(value.count) * 0.6 * valueSize
+        let labelWidth = advance(label, .rowLabel, size: labelSize, measure)
+        let valueWidth = advance(value, .rowValue, size: valueSize, measure)
         let start = x + labelWidth + 16 * s
         let room = right - valueWidth - 16 * s - start
         let rate = units.verticalRateText(aircraft)
-        let text = [rate.text, rate.arrow].first { ($0.isEmpty ? 0 : measure?.width(of: $0, style: .route, size: size) ?? Double($0.count) * 0.6 * size) <= room } ?? ""
+        let text = [rate.text, rate.arrow].first { ($0.isEmpty ? 0 : advance($0, .route, size: size, measure)) <= room } ?? ""
         let shown = overflight && !text.isEmpty
         leaves.append(LeafDescription(id: NodeID("card/row0/rate", id: identity), frame: textFrame(x: start, baseline: card.y + rows[0].baseline * s, size: size),
                                       opacity: shown ? 1 : 0, content: .text(text), style: KioskStyle.route.leafStyle,
@@ -384,6 +381,12 @@ public enum KioskScene {
                                           opacity: overflight || line.isEmpty ? 0 : 1, content: .text(line), style: KioskStyle.today.leafStyle,
                                           contentTransition: .identity, animationOverride: animation, isDecorative: overflight || line.isEmpty))
         }
+    }
+
+    /// The advance of `text` in `style` at `size`: measured, or without a way
+    /// to measure, 0.62 of the size a character (the face's capitals and digits).
+    static func advance(_ text: String, _ style: KioskStyle, size: Double, _ measure: TextMeasuring?) -> Double {
+        measure?.width(of: text, style: style, size: size) ?? Double(text.count) * 0.62 * size
     }
 
     /// A text leaf's frame: x at its anchor, top at baseline − size, height = the em size in px.
