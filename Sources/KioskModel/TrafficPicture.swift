@@ -25,7 +25,8 @@ public struct TrafficBlip: Equatable, Sendable {
 /// and when a new position arrives glides onto the new course over a
 /// second instead of jumping; blips fade in and out. The range steps to
 /// fit the traffic (or is fixed) and changes by gliding too. Sampling
-/// allocates nothing: a frame reads `blips`, filled in place.
+/// allocates nothing while the range stands: a frame reads `blips`, filled
+/// in place (a gliding range's ring labels are new strings each frame).
 public final class TrafficPicture {
     /// The ranges the dial steps through, NM, for the rings to be whole numbers
     /// in `unit` (1/2/3, 2/4/6, 5/10/15, 10/20/30 NM or mi; 2/4/6, 4/8/12, 10/20/30, 20/40/60 km).
@@ -47,10 +48,15 @@ public final class TrafficPicture {
         }
     }
 
-    /// The three inner rings' labels for a range (NM) in `unit`, the unit on the outermost: ("5", "10", "15 NM").
-    public static func ringLabels(rangeNM: Double, unit: DisplayUnits.Distance) -> (String, String, String) {
+    /// The three inner rings' labels for a range (NM) in `unit`, the unit on
+    /// the outermost: ("5", "10", "15 NM"). `gliding`: a range on its way
+    /// from one step to another, to within half a percent (two decimals under
+    /// 10, one under 100), so that the labels say the scale the blips are at.
+    public static func ringLabels(rangeNM: Double, unit: DisplayUnits.Distance, gliding: Bool = false) -> (String, String, String) {
         func label(_ quarters: Double) -> String {
-            let v = ((rangeNM * unit.perNauticalMile * quarters / 4) * 10).rounded() / 10
+            let exact = rangeNM * unit.perNauticalMile * quarters / 4
+            let places = gliding ? (exact < 10 ? 100.0 : exact < 100 ? 10 : 1) : 10
+            let v = (exact * places).rounded() / places
             return v == v.rounded() ? String(Int(v)) : String(v)
         }
         return (label(1), label(2), label(3) + " " + unit.symbol)
@@ -103,8 +109,12 @@ public final class TrafficPicture {
     private var rangeFrom = 20.0, rangeTo = 20.0, rangeChanged = -Double.infinity
     /// The range the rings are labelled for (the one the dial is going to).
     public var rangeNM: Double { rangeTo }
-    /// The three inner rings' ranges as labels ("5", "10", "15 NM" at 20 NM).
+    /// The three inner rings' ranges as labels ("5", "10", "15 NM" at 20 NM):
+    /// the range going to, and while it glides (from `sample`) the range the
+    /// blips are drawn at in that frame, never one snapped while the other glides.
     public private(set) var rangeLabels = ("5", "10", "15 NM")
+    /// Whether `rangeLabels` are a gliding range's.
+    private var labelsGlide = false
     /// The largest range: aircraft beyond it are not tracked.
     public var maximumRangeNM: Double { fixedRangeNM ?? rangeSteps[rangeSteps.count - 1] }
 
@@ -214,6 +224,13 @@ public final class TrafficPicture {
     public func sample(at time: Double) {
         blips.removeAll(keepingCapacity: true)
         let range = displayedRangeNM(at: time)
+        if rangeIsChanging(at: time) {
+            rangeLabels = Self.ringLabels(rangeNM: range, unit: distanceUnit, gliding: true)
+            labelsGlide = true
+        } else if labelsGlide {
+            relabel()
+            labelsGlide = false
+        }
         // Turned by the facing: a bearing b is drawn at b - facing.
         let turn = facingDegrees * .pi / 180
         let c = cos(turn) / range, s = sin(turn) / range

@@ -160,6 +160,49 @@ import SystemIO
         #expect(picture.rangeNM == 10 && picture.rangeLabels == ("2.5", "5", "7.5 NM") && !picture.rangeIsChanging(at: 5))
     }
 
+    /// While the range glides (here from 40 NM down to an overflight's 4, and
+    /// back), the rings' labels say the scale the blips are drawn at in
+    /// every frame: a blip's radius over a ring's is its distance over the
+    /// ring's label, within 2 %; settled, the labels are whole again.
+    @Test(arguments: [DisplayUnits.Distance.nauticalMiles, .kilometres])
+    func theRingsLabelsSayTheRangeTheBlipsAreAtInEveryFrame(unit: DisplayUnits.Distance) {
+        let picture = TrafficPicture()
+        picture.distanceUnit = unit
+        func choice(_ hex: String, _ distance: Double, _ bearing: Double) -> OverheadSelector.Choice {
+            var r = AircraftReport(hex: hex)
+            r.groundSpeedKnots = 0
+            return OverheadSelector.Choice(report: r, distanceNM: distance, bearingDegrees: bearing)
+        }
+        let seen = [choice("near", 2.4, 30), choice("mid", 6.5, 200), choice("far", 33, 300)]
+        let distances = ["near": 2.4, "mid": 6.5, "far": 33.0]
+        picture.update(seen, at: 0)
+        picture.sample(at: 2)
+        picture.focusDistanceNM = 2.4
+        picture.update(seen, at: 3)
+        picture.focusDistanceNM = nil
+        picture.update(seen, at: 6)
+        var checked = 0, gliding = 0, worst = 0.0
+        for frame in 0...(8 * 60) {
+            let t = 2 + Double(frame) / 60
+            picture.sample(at: t)
+            if picture.rangeIsChanging(at: t) { gliding += 1 }
+            let labels = [picture.rangeLabels.0, picture.rangeLabels.1, picture.rangeLabels.2]
+                .map { Double($0.split(separator: " ")[0])! / unit.perNauticalMile }
+            for blip in picture.blips where blip.opacity > 0 {
+                let hex = picture.address(ofSerial: blip.serial)!
+                let r = (blip.x * blip.x + blip.y * blip.y).squareRoot()
+                for (k, label) in labels.enumerated() {
+                    let ratio = (r / (Double(k + 1) / 4)) / (distances[hex]! / label)
+                    worst = max(worst, abs(ratio - 1))
+                    checked += 1
+                }
+            }
+        }
+        #expect(gliding >= 90 && checked > 1000, "\(gliding) gliding frames, \(checked) checks")
+        #expect(worst <= 0.02, "\(unit): a blip and the rings' labels \(worst * 100) % apart")
+        #expect(picture.rangeLabels == TrafficPicture.ringLabels(rangeNM: picture.rangeNM, unit: unit), "settled: whole labels again")
+    }
+
     /// The rings speak the card's unit: whole kilometres (or miles) with the
     /// unit said, and the blips placed on the same scale as the rings.
     @Test func theRingsAreLabelledInTheCardsUnit() {
