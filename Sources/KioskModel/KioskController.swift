@@ -25,6 +25,8 @@ public final class KioskController {
     public static let defaultRollInterval = 7.0
     /// When the card's numbers last rolled.
     private var lastRoll = -Double.infinity
+    /// When the held numbers roll, while some are held (the loop asks every turn: kept, not worked out).
+    private var heldRollDue: Double?
     /// When the last overflight began and ended (a card that never came in is not faded out).
     public private(set) var overflightBegan: Double?
     public private(set) var overflightEnded: Double?
@@ -478,35 +480,26 @@ public final class KioskController {
     /// roll on the same aircraft, when `coalescing`.
     private func updateCardNumbers(coalescing: Bool, at time: Double) {
         let next = shownAircraft
-        guard coalescing, rollInterval > 0, state.mode == .overflight, let shown = cardNumbers, let a = next,
-              shown.callsign == a.callsign else {
-            cardNumbers = next
-            return
-        }
-        guard rollingTexts(a) != rollingTexts(shown) else {
-            cardNumbers = next
-            return
-        }
-        if time - lastRoll >= rollInterval {
-            cardNumbers = next
+        if coalescing, rollInterval > 0, state.mode == .overflight, let shown = cardNumbers, let a = next,
+           shown.callsign == a.callsign, rollingTexts(a) != rollingTexts(shown) {
+            if time - lastRoll < rollInterval {
+                heldRollDue = lastRoll + rollInterval
+                return
+            }
             lastRoll = time
         }
+        cardNumbers = next
+        heldRollDue = nil
     }
 
     /// The held numbers' roll, when it is due: true when they rolled.
     private func rollIfDue(at time: Double) -> Bool {
-        guard let due = pendingRoll, time >= due else { return false }
+        guard let due = heldRollDue, time >= due else { return false }
         cardNumbers = shownAircraft
         lastRoll = time
+        heldRollDue = nil
         for view in views { view.showState(transaction: Transaction(animation: KioskScene.updateAnimation), at: time) }
         return true
-    }
-
-    /// When the card's held numbers roll, if some are held.
-    private var pendingRoll: Double? {
-        guard state.mode == .overflight, let held = cardNumbers, let shown = shownAircraft, held != shown, held.callsign == shown.callsign,
-              rollingTexts(held) != rollingTexts(shown) else { return nil }
-        return lastRoll + rollInterval
     }
 
     // MARK: frames
@@ -547,7 +540,7 @@ public final class KioskController {
 
     /// When the controller must hear from the loop though nothing arrives (a feed hold running out).
     public var deadline: Double? {
-        guard let roll = pendingRoll else { return feed?.deadline }
+        guard let roll = heldRollDue else { return feed?.deadline }
         return min(feed?.deadline ?? roll, roll)
     }
 

@@ -25,9 +25,13 @@ public enum KioskScene {
     /// overflight they appear once the dial has cleared the card's area; on the
     /// way back they fade out before the dial returns.
     static func cardAnimation(_ overflight: Bool, layout: KioskLayout) -> (animation: Animation?, value: Int) {
-        overflight ? (Animation.easeOut(duration: 0.25).delay(max(layout.cardRevealDelay, 0.25)), 1)
+        overflight ? (Animation.easeOut(duration: 0.25).delay(cardDelay(layout)), 1)
                    : (Animation.easeOut(duration: cardFadeOut), 0)
     }
+
+    /// How long after the change to overflight the card begins to come in:
+    /// once the dial has cleared its area, and never before the status word's 0.25 s.
+    public static func cardDelay(_ layout: KioskLayout) -> Double { max(layout.cardRevealDelay, 0.25) }
 
     /// The dial's glide: at once to overflight, after the card has gone on the way back.
     static func dialAnimation(_ overflight: Bool) -> (animation: Animation?, value: Int) {
@@ -51,7 +55,7 @@ public enum KioskScene {
     /// (the seed's fourth lesson: `.id` on the leaves that genuinely restart),
     /// never one blip flying across the scope or one number rolling into another's.
     static func aircraftTransition(_ layout: KioskLayout) -> Transition {
-        textSwap(inAfter: max(layout.cardRevealDelay, 0.25))
+        textSwap(inAfter: cardDelay(layout))
     }
 
     /// Text sizes in px at scale 1, and baselines from the card's top.

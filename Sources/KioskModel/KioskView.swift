@@ -39,7 +39,7 @@ public final class KioskView {
     /// Whether the card has been up long enough to be fully in (the time of the update being shown).
     private var cardUp: Bool {
         guard controller.state.mode == .overflight, let began = controller.overflightBegan else { return false }
-        return updateTime - began >= max(layout.cardRevealDelay, 0.25) + 0.25
+        return updateTime - began >= KioskScene.cardDelay(layout) + 0.25
     }
     /// The time of the update being laid out.
     private var updateTime = 0.0
@@ -48,7 +48,7 @@ public final class KioskView {
     private var cardNeverShown: Bool {
         guard controller.state.mode == .standby, let began = controller.overflightBegan, let ended = controller.overflightEnded,
               ended >= began else { return false }
-        return ended - began < max(layout.cardRevealDelay, 0.25)
+        return ended - began < KioskScene.cardDelay(layout)
     }
 
     // MARK: following the controller

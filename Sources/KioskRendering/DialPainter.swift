@@ -266,15 +266,15 @@ public struct DialPainter {
             path.removeAll()
             path.addRoundedRect(Rect(x: baseline.x - pad, y: baseline.y - font.capHeight - pad,
                                      width: text.measure(label, font: font).advance + 2 * pad, height: font.capHeight + 2 * pad), cornerRadius: pad)
-            canvas.fill(path, with: .solid(Self.rangeLabelPlate(ring: i)))
+            canvas.fill(path, with: .solid(Self.rangeLabelPlate))
         }
         text.draw(label, font: font, at: baseline, color: p.rangeLabelColor, in: canvas)
     }
 
-    /// The plate under ring `i + 1`'s label: the disc's darkest colour (its
+    /// The plate under each ring's label: the disc's darkest colour (its
     /// rim's), nearly opaque: a faint backing on the still disc, and under
     /// the sweep what keeps the label at 4.5:1.
-    public static func rangeLabelPlate(ring i: Int) -> Color { discRim.withAlpha(0.9) }
+    public static let rangeLabelPlate = discRim.withAlpha(0.9)
 
     /// An aircraft of the traffic: a smaller glow and dot than the reference's
     /// blips, so fifty of them leave the dial readable; the one the card shows

@@ -19,10 +19,7 @@ public enum Audit {
 
     /// WCAG 2 relative luminance of an sRGB pixel.
     static func luminance(_ p: UInt32) -> Double {
-        func linear(_ c: UInt32) -> Double {
-            let v = Double(c) / 255
-            return v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4)
-        }
+        func linear(_ c: UInt32) -> Double { LinearDimming.decoded(Double(c) / 255) }
         return 0.2126 * linear((p >> 16) & 0xFF) + 0.7152 * linear((p >> 8) & 0xFF) + 0.0722 * linear(p & 0xFF)
     }
 
@@ -93,7 +90,7 @@ public enum Audit {
                 for ring in 0..<3 {
                     let disc = DialPainter.discCentre.interpolated(to: DialPainter.discRim, amount: 0.25 * Float(ring + 1)).premultipliedPixel
                     let swept = PixelMath.sourceOver(DialPainter.bright.withAlpha(DialPainter.sweepPeakAlpha).premultipliedPixel, disc)
-                    let behind = PixelMath.sourceOver(DialPainter.rangeLabelPlate(ring: ring).premultipliedPixel, swept)
+                    let behind = PixelMath.sourceOver(DialPainter.rangeLabelPlate.premultipliedPixel, swept)
                     let c = contrast(DialPainter.rangeLabelColor.premultipliedPixel, behind)
                     if c < minimumContrast {
                         found.append("\(place): ring \(ring + 1)'s label under the sweep has contrast \(rounded(c)):1, below \(minimumContrast):1")

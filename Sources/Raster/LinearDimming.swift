@@ -33,9 +33,7 @@ public struct LinearDimming: Equatable, Sendable {
     /// The pixel dimmed, alpha kept (opaque frames: premultiplication aside).
     @inlinable
     public func dimmed(_ c: UInt32) -> UInt32 {
-        table.withUnsafeBufferPointer { t in
-            (c & 0xFF00_0000) | UInt32(t[Int((c >> 16) & 0xFF)]) << 16 | UInt32(t[Int((c >> 8) & 0xFF)]) << 8 | UInt32(t[Int(c & 0xFF)])
-        }
+        table.withUnsafeBufferPointer { Self.dimmed(c, through: $0) }
     }
 
     /// Dims every pixel of `rect` (clipped) of `buffer`.
@@ -45,12 +43,13 @@ public struct LinearDimming: Equatable, Sendable {
         table.withUnsafeBufferPointer { t in
             for y in r.y..<r.maxY {
                 let p = buffer.row(y) + r.x
-                for x in 0..<r.width {
-                    let c = p[x]
-                    p[x] = (c & 0xFF00_0000) | UInt32(t[Int((c >> 16) & 0xFF)]) << 16 | UInt32(t[Int((c >> 8) & 0xFF)]) << 8
-                        | UInt32(t[Int(c & 0xFF)])
-                }
+                for x in 0..<r.width { p[x] = Self.dimmed(p[x], through: t) }
             }
         }
+    }
+
+    @inlinable @inline(__always)
+    static func dimmed(_ c: UInt32, through t: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        (c & 0xFF00_0000) | UInt32(t[Int((c >> 16) & 0xFF)]) << 16 | UInt32(t[Int((c >> 8) & 0xFF)]) << 8 | UInt32(t[Int(c & 0xFF)])
     }
 }
