@@ -94,53 +94,83 @@ public final class CoverageRasterizer {
 
     /// Adds one directed edge in device coordinates. Edges must form closed
     /// loops by the time of the sweep (the fill closes sub-paths itself).
+    ///
+    /// Where the edge crosses a row's top is worked out from the whole edge,
+    /// the clip's top and bottom being rows like any other, so a row's cells
+    /// are the same whichever rows the clip holds: a frame drawn in bands of
+    /// rows, each clipped to its own, is the frame drawn whole.
     public func addLine(_ p0: Point, _ p1: Point) {
-        var x0 = p0.x - Float(clip.x), y0 = p0.y - Float(clip.y)
-        var x1 = p1.x - Float(clip.x), y1 = p1.y - Float(clip.y)
+        // x from the clip's left side, y in device rows.
+        var x0 = p0.x - Float(clip.x), y0 = p0.y
+        var x1 = p1.x - Float(clip.x), y1 = p1.y
         guard y0 != y1, y0.isFinite, y1.isFinite, x0.isFinite, x1.isFinite else { return }
         var direction: Float = 1
         if y0 > y1 {
             swap(&x0, &x1); swap(&y0, &y1)
             direction = -1
         }
-        let height = Float(clip.height), width = Float(clip.width)
-        if y1 <= 0 || y0 >= height || width <= 0 { return }
-        let dxdy = (x1 - x0) / (y1 - y0)
-        if y0 < 0 { x0 -= y0 * dxdy; y0 = 0 }
-        if y1 > height { x1 = x0 + (height - y0) * dxdy; y1 = height }
+        let top = Float(clip.y), bottom = Float(clip.maxY), width = Float(clip.width)
+        if y1 <= top || y0 >= bottom || width <= 0 { return }
+        let edge = Edge(x0: x0, y0: y0, x1: x1, y1: y1, width: width)
+        let ya = max(y0, top), yb = min(y1, bottom)
         // Cut to nothing (a sliver at the clip's edge, in float): no rows to cover.
-        guard y1 > y0 else { return }
-        if x0 >= width && x1 >= width { passesRightSide(); return }
+        guard yb > ya else { return }
+        let xa = edge.line(at: ya), xb = edge.line(at: yb)
+        if xa >= width && xb >= width { passesRightSide(); return }
         // Split where the edge leaves the clip's sides: left of the clip an edge
         // still sets coverage for the whole row (it runs down the left side);
         // right of it, it can change nothing visible.
-        if x0 == x1 || (x0 >= 0 && x1 >= 0 && x0 <= width && x1 <= width) {
-            accumulate(min(max(x0, 0), width), y0, min(max(x1, 0), width), y1, direction, dxdy)
+        if x0 == x1 || (xa >= 0 && xb >= 0 && xa <= width && xb <= width) {
+            accumulate(edge, from: ya, min(max(xa, 0), width), to: yb, min(max(xb, 0), width), direction)
             return
         }
         // Up to two cuts, where the edge crosses x = 0 and x = width, kept in y order.
-        var cutA = y1, cutB = y1
+        var cutA = yb, cutB = yb
         let tLeft = (0 - x0) / (x1 - x0), tRight = (width - x0) / (x1 - x0)
         if tLeft > 0 && tLeft < 1 { cutA = y0 + tLeft * (y1 - y0) }
         if tRight > 0 && tRight < 1 {
             let y = y0 + tRight * (y1 - y0)
-            if cutA == y1 { cutA = y } else { cutB = y }
+            if cutA == yb { cutA = y } else { cutB = y }
         }
         if cutB < cutA { swap(&cutA, &cutB) }
-        accumulateClamped(x0, y0, dxdy, from: y0, to: cutA, direction)
-        accumulateClamped(x0, y0, dxdy, from: cutA, to: cutB, direction)
-        accumulateClamped(x0, y0, dxdy, from: cutB, to: y1, direction)
+        cutA = min(max(cutA, ya), yb)
+        cutB = min(max(cutB, ya), yb)
+        accumulateClamped(edge, from: ya, to: cutA, direction)
+        accumulateClamped(edge, from: cutA, to: cutB, direction)
+        accumulateClamped(edge, from: cutB, to: yb, direction)
+    }
+
+    /// An edge from its top (`x0`, `y0`) to its bottom, x from the clip's left side.
+    struct Edge {
+        let x0: Float, y0: Float, x1: Float, y1: Float
+        let dxdy: Float
+        let width: Float
+
+        init(x0: Float, y0: Float, x1: Float, y1: Float, width: Float) {
+            self.x0 = x0; self.y0 = y0; self.x1 = x1; self.y1 = y1
+            dxdy = (x1 - x0) / (y1 - y0)
+            self.width = width
+        }
+
+        /// Where the edge is at height `y`, held to the clip's sides: its
+        /// ends where they are, and every height between from its top alone
+        /// (`y - y0` is exact for the heights of its rows, and the product
+        /// and sum small: as near the true line as stepping from row to row).
+        @inline(__always)
+        func x(at y: Float) -> Float { min(max(line(at: y), 0), width) }
+
+        /// Where the edge is at height `y`, wherever that is.
+        @inline(__always)
+        func line(at y: Float) -> Float { y == y1 ? x1 : x0 + (y - y0) * dxdy }
     }
 
     /// The part of an edge between `ya` and `yb`, lying wholly on one side of
-    /// each clip boundary, with its x clamped to the clip.
-    private func accumulateClamped(_ x0: Float, _ y0: Float, _ dxdy: Float, from ya: Float, to yb: Float, _ direction: Float) {
+    /// each clip boundary, with its x held to the clip.
+    private func accumulateClamped(_ edge: Edge, from ya: Float, to yb: Float, _ direction: Float) {
         if yb <= ya { return }
-        let width = Float(clip.width)
-        let xa = min(max(x0 + (ya - y0) * dxdy, 0), width)
-        let xb = min(max(x0 + (yb - y0) * dxdy, 0), width)
-        if xa >= width && xb >= width { passesRightSide(); return }
-        accumulate(xa, ya, xb, yb, direction, (xb - xa) / (yb - ya))
+        let xa = edge.x(at: ya), xb = edge.x(at: yb)
+        if xa >= edge.width && xb >= edge.width { passesRightSide(); return }
+        accumulate(edge, from: ya, xa, to: yb, xb, direction)
     }
 
     /// Notes an edge right of the clip: the shape then covers some rows up to
@@ -164,33 +194,36 @@ public final class CoverageRasterizer {
         (x >> 8, 1 &<< UInt64((x >> 2) & 63))
     }
 
-    /// Adds an edge that lies inside the clip (0 ≤ x ≤ width, 0 ≤ y ≤ height, y0 < y1).
-    private func accumulate(_ x0: Float, _ y0: Float, _ x1: Float, _ y1: Float, _ direction: Float, _ dxdy: Float) {
-        let firstRow = Int(y0)
-        var endRow = Int(y1)
-        if Float(endRow) < y1 { endRow += 1 }
-        endRow = min(endRow, clip.height)
+    /// Adds the part of `edge` between heights `ya` < `yb` (where it is at
+    /// `xa` and `xb`), inside the clip's rows.
+    private func accumulate(_ edge: Edge, from ya: Float, _ xa: Float, to yb: Float, _ xb: Float, _ direction: Float) {
+        // Rows from the clip's top.
+        let firstRow = Int(ya) - clip.y
+        var endRow = Int(yb)
+        if Float(endRow) < yb { endRow += 1 }
+        endRow = min(endRow - clip.y, clip.height)
         touchedMinRow = min(touchedMinRow, firstRow)
         touchedMaxRow = max(touchedMaxRow, endRow - 1)
-        touchedMinCell = min(touchedMinCell, Int(min(x0, x1)))
-        touchedMaxCell = max(touchedMaxCell, Int(max(x0, x1)) + 2)
+        touchedMinCell = min(touchedMinCell, Int(min(xa, xb)))
+        touchedMaxCell = max(touchedMaxCell, Int(max(xa, xb)) + 2)
         // Row pointers in locals, advanced row by row: through self, every store
         // into the cells made the compiler load the buffer's address again, and
         // row × stride was a multiplication checked for overflow.
         let cellStride = self.cellStride, wordStride = self.wordStride
         var rowCells = cells + firstRow * cellStride, rowBits = bits + firstRow * wordStride
         if endRow - firstRow == 1 {
-            Self.cover(rowCells, rowBits, from: x0, to: x1, height: (y1 - y0) * direction)
+            Self.cover(rowCells, rowBits, from: xa, to: xb, height: (yb - ya) * direction)
             return
         }
-        // The first and last rows are partial; every row between is a whole
-        // row high, so there x simply steps by dxdy.
-        var x = x0 + dxdy * (Float(firstRow + 1) - y0)
-        Self.cover(rowCells, rowBits, from: x0, to: x, height: (Float(firstRow + 1) - y0) * direction)
-        if dxdy == 0 {
-            // A vertical edge (the side of a panel, a card, a crosshair) adds
-            // the same two values to the same two cells of every whole row:
-            // worked out once, as `cover` works them out.
+        // The first and last rows are partial; every row between is a whole row high.
+        let firstBoundary = Float(firstRow + clip.y + 1)
+        var x = edge.x(at: firstBoundary)
+        Self.cover(rowCells, rowBits, from: xa, to: x, height: (firstBoundary - ya) * direction)
+        if edge.dxdy == 0 || x == xb {
+            // A vertical edge (the side of a panel, a card, a crosshair; or
+            // one held to the clip's side) adds the same two values to the
+            // same two cells of every whole row: worked out once, as `cover`
+            // works them out.
             let ia = Int(x), mid = x - Float(ia)
             let left = direction - direction * mid, right = direction * mid
             let leftMark = Self.groupMark(ia), rightMark = Self.groupMark(ia + 1)
@@ -203,17 +236,25 @@ public final class CoverageRasterizer {
                 rowBits[rightMark.word] |= rightMark.bit
             }
         } else {
+            // Rows strictly inside the edge: its line, held to the clip's
+            // sides (no bounds at all where both ends lie a pixel inside them:
+            // the line between cannot leave the clip).
+            let x0 = edge.x0, y0 = edge.y0, dxdy = edge.dxdy
+            let inside = min(xa, xb) >= 1 && max(xa, xb) <= edge.width - 1
+            let low: Float = inside ? -.infinity : 0, high: Float = inside ? .infinity : edge.width
+            var boundary = firstBoundary
             for _ in (firstRow + 1)..<(endRow - 1) {
                 rowCells += cellStride
                 rowBits += wordStride
-                let xNext = x + dxdy
+                boundary += 1
+                let xNext = min(max(x0 + (boundary - y0) * dxdy, low), high)
                 Self.cover(rowCells, rowBits, from: x, to: xNext, height: direction)
                 x = xNext
             }
         }
         rowCells += cellStride
         rowBits += wordStride
-        Self.cover(rowCells, rowBits, from: x, to: x1, height: (y1 - Float(endRow - 1)) * direction)
+        Self.cover(rowCells, rowBits, from: x, to: xb, height: (yb - Float(endRow - 1 + clip.y)) * direction)
     }
 
     /// Adds the part of an edge within one row, from `xs` to `xe` (both in

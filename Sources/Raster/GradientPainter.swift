@@ -153,24 +153,36 @@ public struct GradientPainter: SpanPainter {
                 ramp.lookUp((px - origin.x) * step.x + rowTerm, into: out + (b << 3), lanes: b < blocks ? 8 : count & 7)
                 px += 8
             }
-        case let .radial(center, inverseRadius, mirrorSum, _):
-            let dy = py - center.y
+        case let .radial(center, inverseRadius, mirrorSum, rowMirrorSum):
+            // A row below its mirror takes the mirror's colours, whether they
+            // are copied from it (shadeMirroringRows) or worked out here, so
+            // that a pixel's colour never depends on what was drawn before it
+            // (a frame drawn in bands on several threads is the same frame).
+            var row = y
+            if let m = rowMirrorSum, m - y >= 0 && m - y < y { row = m - y }
+            let dy = Float(row) + 0.5 - center.y
             let dy2 = dy * dy
-            // A span across the centre column computes its right part and the left
-            // part beyond the mirror, then copies the rest: the colour of x equals
-            // that of mirrorSum - x, since dx only changes sign.
+            // Pixels x and mirrorSum - x share a colour, and a pixel left of the
+            // mirror takes its mirror's: worked out there (stepping leftwards
+            // from it) or copied from it where the span holds both. Either way
+            // the same colour, whatever the span, so a row's colours never
+            // depend on how the rasterizer cut it into spans.
             if let m = mirrorSum {
                 let x1 = x0 + count
-                let copyStart = max(x0, m - x1 + 1), copyEnd = min(x1, (m + 1) >> 1)
-                if copyEnd - copyStart >= 16 {
+                let leftEnd = min(x1, max(x0, (m + 1) >> 1))
+                let copyStart = max(x0, m - x1 + 1)
+                shadeRadial(into: out + (leftEnd - x0), x: leftEnd, count: x1 - leftEnd, centerX: center.x,
+                            dy2: dy2, inverseRadius: inverseRadius)
+                if leftEnd - copyStart >= 16 {
                     shadeRadial(into: out, x: x0, count: copyStart - x0, centerX: center.x,
-                                dy2: dy2, inverseRadius: inverseRadius)
-                    shadeRadial(into: out + (copyEnd - x0), x: copyEnd, count: x1 - copyEnd,
-                                centerX: center.x, dy2: dy2, inverseRadius: inverseRadius)
+                                dy2: dy2, inverseRadius: inverseRadius, mirroredAbout: m)
                     Self.copyReversed(into: out + (copyStart - x0), from: out + (m - copyStart - x0),
-                                      count: copyEnd - copyStart)
-                    return
+                                      count: leftEnd - copyStart)
+                } else {
+                    shadeRadial(into: out, x: x0, count: leftEnd - x0, centerX: center.x,
+                                dy2: dy2, inverseRadius: inverseRadius, mirroredAbout: m)
                 }
+                return
             }
             shadeRadial(into: out, x: x0, count: count, centerX: center.x, dy2: dy2, inverseRadius: inverseRadius)
         case let .conic(center, _):
@@ -219,21 +231,24 @@ public struct GradientPainter: SpanPainter {
         }
     }
 
-    /// Radial colours of pixels `x..<x+count` of a row `dy2` squared away from the centre.
+    /// Radial colours of pixels `x..<x+count` of a row `dy2` squared away
+    /// from the centre; `mirroredAbout` m, the colours of pixels m - x
+    /// (worked out exactly as they are at m - x).
     @inlinable @inline(__always)
     func shadeRadial(into out: UnsafeMutablePointer<UInt32>, x: Int, count: Int, centerX: Float,
-                     dy2: Float, inverseRadius: Float) {
+                     dy2: Float, inverseRadius: Float, mirroredAbout m: Int? = nil) {
         guard count > 0 else { return }
         // Whole numbers, so stepping them is exact: each offset from the centre
         // is one rounding from its pixel's coordinate, as for conic ramps.
-        var px = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + Float(x)
+        let step: Float = m == nil ? 1 : -1
+        var px = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) * step + Float(m.map { $0 - x } ?? x)
         let toCenter = 0.5 - centerX
         let ramp = self.ramp
         let blocks = count >> 3
         for b in 0...blocks {
             let dx = px + toCenter
             ramp.lookUp((dx * dx + dy2).squareRoot() * inverseRadius, into: out + (b << 3), lanes: b < blocks ? 8 : count & 7)
-            px += 8
+            px += 8 * step
         }
     }
 

@@ -237,6 +237,42 @@ import Darwin
         #expect(inked > 10_000 && differing == 0, "\(differing) pixels differ of \(inked) inked")
     }
 
+    /// A frame drawn in bands of rows, each clipped to its own (as threads
+    /// draw a whole frame), is the frame drawn whole, byte for byte: edges cut
+    /// at a band's top or bottom cross the rows as they do uncut, and a radial
+    /// ramp mirrored about a centre off the pixel grid gives a row the same
+    /// colours whether its mirror row was drawn first or not.
+    @Test(arguments: [1, 2, 3, 7, 64])
+    func aFrameDrawnInBandsOfRowsIsTheFrameDrawnWhole(bandHeight: Int) {
+        func draw(on canvas: Canvas) {
+            drawShapes(on: canvas)
+            // Off the grid, larger than a band, a gentle ramp: mirrored about rows and columns.
+            var disc = Path(); disc.addCircle(center: Point(400.37, 240.61), radius: 150.2)
+            canvas.fill(disc, with: .gradient(.radial(center: Point(400.37, 240.61), radius: 150.2, stops: GradientStops(
+                GradientStop(0, Color(hex: 0x17453C)), GradientStop(1, Color(hex: 0x0B1721))))))
+            var wedge = Path(); wedge.move(to: Point(400.37, 240.61)); wedge.line(to: Point(610.2, 41.3)); wedge.line(to: Point(620.8, 470.1))
+            wedge.close()
+            canvas.fill(wedge, with: .gradient(.conic(center: Point(400.37, 240.61), startAngle: 0.3, stops: GradientStops(
+                GradientStop(0, Color(hex: 0x6CFFB5, alpha: 0)), GradientStop(1, Color(hex: 0x6CFFB5, alpha: 0.6))))))
+        }
+        let whole = PixelBuffer(width: 640, height: 480)
+        draw(on: Canvas(target: whole))
+        let banded = PixelBuffer(width: 640, height: 480)
+        for top in stride(from: 0, to: 480, by: bandHeight) {
+            let canvas = Canvas(target: banded)
+            canvas.clip(to: Rect(x: 0, y: Float(top), width: 640, height: Float(min(bandHeight, 480 - top))))
+            draw(on: canvas)
+        }
+        var differing = 0, inked = 0
+        for y in 0..<480 {
+            for x in 0..<640 {
+                if whole[x, y] != banded[x, y] { differing += 1 }
+                if whole[x, y] != 0 { inked += 1 }
+            }
+        }
+        #expect(inked > 60_000 && differing == 0, "bands of \(bandHeight) rows: \(differing) pixels differ of \(inked) inked")
+    }
+
     @Test func aShapeNeedsCellsForItsOwnBoxNotTheWholeClip() {
         // At 1920x1080 a full clip's cells are 8 MB; the shapes here span about 130 x 190.
         let canvas = Canvas(target: PixelBuffer(width: 1920, height: 1080))
