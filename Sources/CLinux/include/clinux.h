@@ -53,6 +53,14 @@ static inline int radar_eventfd(void) {
     return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 }
 
+/// The processors this process may run on (its affinity), at least 1.
+/// (In clinux.c: glibc declares these for _GNU_SOURCE only, which would change
+/// the system headers' structures under the other C modules.)
+int radar_available_processors(void);
+
+/// Names the calling thread (15 bytes kept), for top and the journal.
+void radar_name_thread(const char *name);
+
 /// Blocks `signal` for normal delivery and returns a descriptor that reads it.
 static inline int radar_signalfd(const int *signals, int count) {
     sigset_t set;
