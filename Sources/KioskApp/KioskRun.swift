@@ -83,6 +83,7 @@ public enum KioskRun {
             headless?.restore()
         }
         let renderer = KioskRenderer(fonts: fonts)
+        renderer.drawWholeFrames(threads: config.renderThreads ?? KioskConfiguration.automaticRenderThreads(available: Processors.available))
         let controller = KioskController(layout: KioskLayout(width: presenter.width, height: presenter.height), measure: renderer,
                                          units: config.units, attribution: config.feed?.attribution)
         controller.keyMap = config.keyMap

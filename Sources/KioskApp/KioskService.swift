@@ -59,7 +59,9 @@ final class KioskService {
         if loop.tick.presenter !== outputs[0] { loop.tick.adopt(outputs[0], at: time) }
         for output in outputs.dropFirst() {
             let view = controller.addView(layout: KioskLayout(width: output.width, height: output.height), at: time)
-            loop.add(FrameTick(controller: controller, view: view, renderer: KioskRenderer(fonts: loop.tick.renderer.fonts), presenter: output))
+            let renderer = KioskRenderer(fonts: loop.tick.renderer.fonts)
+            renderer.drawWholeFrames(threads: loop.tick.renderer.threads)
+            loop.add(FrameTick(controller: controller, view: view, renderer: renderer, presenter: output))
         }
         screen?.ticks = loop.ticks
     }

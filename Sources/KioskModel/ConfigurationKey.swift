@@ -64,6 +64,12 @@ public struct ConfigurationKey: Sendable {
         .init("pixel_format", flag: "--pixel-format", "xrgb8888|rgb565", "xrgb8888", "the scanout format: rgb565 for 16-bit panels (dithered)") {
             $0.pixelFormat = try choice($1, "pixel_format")
         },
+        .init("render.threads", "auto|1...8", "auto", "threads that draw a whole frame (a transition's), a band of rows each; auto: the processors the kiosk may use, at most 4 (the sweep's frames are drawn on one)") {
+            if $1 == "auto" { $0.renderThreads = nil; return }
+            let threads = try number($1, "render.threads", 1...8)
+            guard threads == threads.rounded() else { throw ConfigurationError("render.threads: expected auto or a whole number in 1...8, not '\($1)'") }
+            $0.renderThreads = Int(threads)
+        },
         .init("fonts", flag: "--fonts", "DIR", "install prefix", "directory holding B612-Regular.otf, B612-Bold.otf, B612Mono-Regular.otf") {
             $0.fonts = try nonEmpty($1, "fonts")
         },

@@ -117,6 +117,12 @@ public struct KioskConfiguration: Equatable, Sendable {
     /// The turns asked for: none (upright), one for every output, or one each.
     public var rotations: [DisplayRotation] = []
     public var pixelFormat = ScanoutPixelFormat.xrgb8888
+    /// Threads drawing a whole frame; nil: `automaticRenderThreads`.
+    public var renderThreads: Int?
+    /// The processors the kiosk may use, at most four: every board it targets
+    /// has four cores, and each band more repeats every leaf's shaping and
+    /// flattening for fewer rows.
+    public static func automaticRenderThreads(available: Int) -> Int { min(max(available, 1), 4) }
     public var fonts: String?
     public var socket: String?
     public var feed: FeedSpec?

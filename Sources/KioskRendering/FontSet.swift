@@ -23,6 +23,16 @@ public final class FontSet {
         mono = try library.face(at: FontLibrary.locate(Self.fileNames.mono, in: dirs))
     }
 
+    /// The same three faces again, loaded into a FreeType library of their
+    /// own: for a renderer on another thread (a FreeType library and its
+    /// faces are used by one thread at a time).
+    public init(sameFilesAs other: FontSet) throws {
+        library = try FontLibrary()
+        regular = try library.face(at: other.regular.path)
+        bold = try library.face(at: other.bold.path)
+        mono = try library.face(at: other.mono.path)
+    }
+
     /// Where fonts may be: the preferred directory, $RADAR_KIOSK_FONTS, the
     /// install prefix next to the binary (../share/radar-kiosk/fonts), the source
     /// tree when run from .build (../../Fonts), ./Fonts, and Debian's fonts-b612

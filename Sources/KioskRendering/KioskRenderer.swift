@@ -4,6 +4,7 @@ import KioskModel
 import Glibc
 #endif
 import Raster
+import SystemIO
 import Typography
 
 /// Draws the scene's render list: the dial through DialPainter, the card, and
@@ -150,13 +151,55 @@ public final class KioskRenderer: TextMeasuring {
                      unchanged: Bool = false, into canvas: Canvas) {
         self.traffic = traffic
         if unchanged, redrawsInParts, redrawSweep(items, sweepBearing: sweepBearing, minimumTextSize: minimumTextSize, in: canvas) { return }
+        // A frame that fills the sweep cache is drawn whole here: the cache is the loop renderer's.
+        if !unchanged, let bands {
+            bands.draw(items, sweepBearing: sweepBearing, traffic: traffic, minimumTextSize: minimumTextSize, into: canvas)
+            return
+        }
+        drawWhole(items, sweepBearing: sweepBearing, minimumTextSize: minimumTextSize, keepingSweepCache: unchanged, into: canvas)
+    }
+
+    /// How many threads draw a whole frame (1: the caller's alone).
+    public var threads: Int { bands?.count ?? 1 }
+
+    /// Draws whole frames in `threads` bands on as many threads, the
+    /// caller's one of them (1: on the caller's alone). The threads are made
+    /// here and sleep between frames; where they cannot be (no memory for a
+    /// thread, the fonts gone), that is logged and frames stay on one thread.
+    public func drawWholeFrames(threads: Int) {
+        guard threads != self.threads else { return }
+        bands = nil
+        guard threads > 1 else { return }
+        do {
+            bands = try FrameBands(count: threads, loop: self)
+        } catch {
+            Log.line("radar-kiosk: drawing on one thread: \(threads) could not be started (\(error))")
+        }
+    }
+    private(set) var bands: FrameBands?
+
+    /// Draws band `rows` of a whole frame into `canvas`, whose buffer other
+    /// threads draw the other bands of (FrameBands).
+    func drawBand(_ rows: IntRect, _ items: [RenderItem], sweepBearing: Double, traffic: TrafficPicture?, minimumTextSize: Float,
+                  into canvas: Canvas) {
+        self.traffic = traffic
+        canvas.save()
+        canvas.clip(to: Rect(x: Float(rows.x), y: Float(rows.y), width: Float(rows.width), height: Float(rows.height)))
+        drawWhole(items, sweepBearing: sweepBearing, minimumTextSize: minimumTextSize, keepingSweepCache: false, into: canvas)
+        canvas.restore()
+    }
+
+    /// Draws the whole frame: the background, then every leaf. With
+    /// `keepingSweepCache`, the dial under its sweep is kept for the sweep
+    /// frames that follow.
+    private func drawWhole(_ items: [RenderItem], sweepBearing: Double, minimumTextSize: Float, keepingSweepCache: Bool, into canvas: Canvas) {
         blipMarks.removeAll(keepingCapacity: true)
         canvas.resetDamage()
         drawnDial = nil
         canvas.opacity = 1
         canvas.clear(Self.background)
         sweepCache.invalidate()
-        keepsSweepCache = unchanged
+        keepsSweepCache = keepingSweepCache
         var drawnAfterDial = IntRect.empty
         for var item in items where item.opacity > 0.001 && item.scale > 0.01 {
             guard let style = KioskStyle(item.style) else { continue }

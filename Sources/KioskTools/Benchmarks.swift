@@ -18,25 +18,43 @@ public enum Benchmarks {
         let frames = try args.integer("--frames", default: 300, range: 1...1_000_000)
         let warmup = try args.integer("--warmup", default: 30, range: 0...1_000_000)
         let fonts = try FontSet(directory: args.value("--fonts"))
+        // At least two by default, so that the speed-up of bands is measured even on one core.
+        let threads = try args.integer("--threads", default: max(KioskConfiguration.automaticRenderThreads(available: Processors.available), 2),
+                                       range: 1...8)
         switch which {
         case "reference":
             for size in sizes {
+                // One thread, and `threads` drawing it in bands, frame by frame in turn: the speed-up is of one run.
                 let reference = try ReferenceFrame(width: size.width, height: size.height, fonts: fonts)
-                for n in 0..<warmup { reference.draw(frame: n) }
-                var timings = FrameTimings(capacity: frames)
-                let allocationsBefore = (AllocationCounter.total ?? 0)
+                let banded = threads > 1 ? try ReferenceFrame.Banded(width: size.width, height: size.height, threads: threads, fonts: fonts) : nil
+                for n in 0..<warmup { reference.draw(frame: n); banded?.draw(frame: n) }
+                var timings = FrameTimings(capacity: frames), bandedTimings = FrameTimings(capacity: frames)
+                var allocations: UInt64 = 0, bandedAllocations: UInt64 = 0
                 for n in 0..<frames {
+                    let a0 = (AllocationCounter.total ?? 0)
                     let t0 = MonotonicClock.now()
                     reference.draw(frame: n)
-                    timings.append((MonotonicClock.now() - t0) * 1000)
+                    let t1 = MonotonicClock.now()
+                    let a1 = (AllocationCounter.total ?? 0)
+                    timings.append((t1 - t0) * 1000)
+                    allocations += a1 - a0
+                    guard let banded else { continue }
+                    banded.draw(frame: n)
+                    bandedTimings.append((MonotonicClock.now() - t1) * 1000)
+                    bandedAllocations += (AllocationCounter.total ?? 0) - a1
                 }
-                let allocations = (AllocationCounter.total ?? 0) - allocationsBefore
                 print(timings.resultLine(name: "radar-kiosk", width: size.width, height: size.height)
-                      + " allocations_per_frame=\(perFrame(allocations, frames))")
+                      + " allocations_per_frame=\(perFrame(allocations, frames)) threads=1")
+                if banded != nil {
+                    print(bandedTimings.resultLine(name: "radar-kiosk-threads\(threads)", width: size.width, height: size.height)
+                          + " allocations_per_frame=\(perFrame(bandedAllocations, frames)) threads=\(threads)"
+                          + " speedup_vs_1_thread=\(timings.format(timings.median / max(bandedTimings.median, 1e-9)))")
+                }
             }
             return 0
         case "app":
-            for size in sizes { try app(size: size, frames: frames, warmup: warmup, fonts: fonts) }
+            for size in sizes { try app(size: size, frames: frames, warmup: warmup, threads: threads, fonts: fonts) }
+            try handOff(threads: threads, frames: frames)
             sampling(frames: frames)
             return 0
         case "text":
@@ -62,10 +80,13 @@ public enum Benchmarks {
 
     /// The kiosk's own frames (sample the scene, draw it): sweeping in standby,
     /// and during standby ⇄ overflight transitions, 60 Hz timestamps.
-    static func app(size: PixelSize, frames: Int, warmup: Int, fonts: FontSet) throws {
+    /// Sweeping and traffic frames are drawn with `threads` (their whole
+    /// frames in bands); transitions on one thread and on `threads`.
+    static func app(size: PixelSize, frames: Int, warmup: Int, threads: Int, fonts: FontSet) throws {
         let buffer = PixelBuffer(width: size.width, height: size.height)
-        func makeTick() -> FrameTick {
+        func makeTick(threads: Int = threads) -> FrameTick {
             let renderer = KioskRenderer(fonts: fonts)
+            renderer.drawWholeFrames(threads: threads)
             return FrameTick(controller: KioskController(layout: KioskLayout(width: size.width, height: size.height), measure: renderer),
                              renderer: renderer, buffer: buffer)
         }
@@ -77,15 +98,15 @@ public enum Benchmarks {
             var timings = FrameTimings(capacity: frames)
             var allocations: UInt64 = 0
             for _ in 0..<frames {
-                let a0 = (AllocationCounter.thisThread ?? 0)
+                let a0 = (AllocationCounter.total ?? 0)
                 let t0 = MonotonicClock.now()
                 tick.draw(at: t)
                 let t1 = MonotonicClock.now()
-                allocations += (AllocationCounter.thisThread ?? 0) - a0
+                allocations += (AllocationCounter.total ?? 0) - a0
                 timings.append((t1 - t0) * 1000)
                 t += 1.0 / 60
             }
-            print(line("radar-kiosk-app-sweeping", size, timings, allocations: allocations))
+            print(line("radar-kiosk-app-sweeping", size, timings, allocations: allocations) + " threads=\(threads)")
         }
         // Sweeping with 50 aircraft on the dial, a feed update every second
         // (the update itself is an event, not timed; the frames after it are).
@@ -101,55 +122,83 @@ public enum Benchmarks {
                     second = Int(t)
                     _ = tick.controller.handle(.feed([.snapshot(traffic.snapshot(at: Double(second)))]), at: t)
                 }
-                let a0 = (AllocationCounter.thisThread ?? 0)
+                let a0 = (AllocationCounter.total ?? 0)
                 let t0 = MonotonicClock.now()
                 tick.draw(at: t)
                 let t1 = MonotonicClock.now()
                 if frame >= warmup {
-                    allocations += (AllocationCounter.thisThread ?? 0) - a0
+                    allocations += (AllocationCounter.total ?? 0) - a0
                     timings.append((t1 - t0) * 1000)
                 }
                 t += 1.0 / 60
             }
-            print(line("radar-kiosk-app-traffic50", size, timings, allocations: allocations) + " blips=\(tick.controller.traffic.blips.count)")
+            print(line("radar-kiosk-app-traffic50", size, timings, allocations: allocations) + " blips=\(tick.controller.traffic.blips.count)"
+                  + " threads=\(threads)")
         }
         // Transitions: a state change every 1.5 s; only frames inside a transition count.
         // The first two changes (one each way) fill the glyph cache with the
         // sizes the gliding texts pass through: counted apart, not timed.
+        // Drawn on one thread and on `threads`, frame by frame in turn, so
+        // that both see the same machine: the speed-up is of one run.
         do {
-            let tick = makeTick()
-            var timings = FrameTimings(capacity: frames)
+            let ticks = [makeTick(threads: 1)] + (threads > 1 ? [makeTick(threads: threads)] : [])
+            var timings = ticks.map { _ in FrameTimings(capacity: frames) }
             var t = 0.0, nextChange = 0.5, toggle = true, frame = 0
             let warmup = max(warmup, Int((0.5 + 2 * 1.5) * 60))
-            var allocations: UInt64 = 0, changeAllocations: UInt64 = 0, changes: UInt64 = 0, warming: UInt64 = 0
-            while timings.count < frames && frame < frames * 20 {
+            var allocations: [UInt64] = ticks.map { _ in 0 }
+            var changeAllocations: UInt64 = 0, changes: UInt64 = 0, warming: UInt64 = 0
+            while timings[0].count < frames && frame < frames * 20 {
                 if t >= nextChange {
-                    let a0 = (AllocationCounter.thisThread ?? 0)
-                    tick.controller.apply(toggle ? Demo.sampleOverflight : .standby, at: t)
-                    if frame > warmup { changeAllocations += (AllocationCounter.thisThread ?? 0) - a0; changes += 1 }
+                    let a0 = (AllocationCounter.total ?? 0)
+                    for tick in ticks { tick.controller.apply(toggle ? Demo.sampleOverflight : .standby, at: t) }
+                    if frame > warmup { changeAllocations += (AllocationCounter.total ?? 0) - a0; changes += UInt64(ticks.count) }
                     toggle.toggle()
                     nextChange += 1.5
                 }
-                let before = (AllocationCounter.thisThread ?? 0)
-                let t0 = MonotonicClock.now()
-                let animating = tick.controller.isAnimating(at: t)
-                tick.draw(at: t)
-                let ms = (MonotonicClock.now() - t0) * 1000
-                if animating && frame > warmup {
-                    timings.append(ms)
-                    allocations += (AllocationCounter.thisThread ?? 0) - before
-                } else if frame <= warmup {
-                    warming += (AllocationCounter.thisThread ?? 0) - before
+                for (i, tick) in ticks.enumerated() {
+                    // Every thread's allocations: the bands' are drawn on the crew's.
+                    let before = (AllocationCounter.total ?? 0)
+                    let t0 = MonotonicClock.now()
+                    let animating = tick.controller.isAnimating(at: t)
+                    tick.draw(at: t)
+                    let ms = (MonotonicClock.now() - t0) * 1000
+                    if animating && frame > warmup {
+                        timings[i].append(ms)
+                        allocations[i] += (AllocationCounter.total ?? 0) - before
+                    } else if frame <= warmup {
+                        warming += (AllocationCounter.total ?? 0) - before
+                    }
                 }
                 t += 1.0 / 60
                 frame += 1
             }
             // The frames' own allocations; a state change (a new leaf list, its
             // strings fitted to the card) is an event, counted apart.
-            print(line("radar-kiosk-app-transition", size, timings, allocations: allocations)
-                  + (AllocationCounter.thisThread == nil ? "" : " allocations_per_change=\(changes == 0 ? 0 : changeAllocations / changes)"
-                     + " allocations_warming_glyphs=\(warming)"))
+            for (i, tick) in ticks.enumerated() {
+                let threadsNote = " threads=\(tick.renderer.threads)"
+                    + (i == 0 ? "" : " speedup_vs_1_thread=\(timings[0].format(timings[0].median / max(timings[i].median, 1e-9)))")
+                print(line("radar-kiosk-app-transition" + (i == 0 ? "" : "-threads\(tick.renderer.threads)"), size, timings[i],
+                           allocations: allocations[i]) + threadsNote
+                      + (AllocationCounter.total == nil ? "" : " allocations_per_change=\(changes == 0 ? 0 : changeAllocations / changes)"
+                         + " allocations_warming_glyphs=\(warming)"))
+            }
         }
+    }
+
+    /// What handing a frame to the band threads costs: a job whose parts do
+    /// nothing, from asking to every part done (the threads' wake-up and the
+    /// caller's). A whole frame is drawn in bands only when it costs many
+    /// times this; a sweep frame's few boxes are not.
+    static func handOff(threads: Int, frames: Int) throws {
+        guard threads > 1 else { return }
+        let crew = try WorkerCrew(size: threads, name: "radar-bench") { _ in }
+        var timings = FrameTimings(capacity: frames)
+        for _ in 0..<frames {
+            let t0 = MonotonicClock.now()
+            crew.run()
+            timings.append((MonotonicClock.now() - t0) * 1000)
+        }
+        print(timings.resultLine(name: "radar-kiosk-band-hand-off", width: 0, height: 0) + " threads=\(threads)")
     }
 
     /// Sampling the animation core: 200 leaves, 50 of them animating.

@@ -5,6 +5,7 @@ import KioskModel
 import KioskRendering
 import Raster
 import RasterIO
+import SystemIO
 import Typography
 
 /// The fixed benchmark frame of the reference scene (design/reference-scene.md):
@@ -20,11 +21,18 @@ public final class ReferenceFrame {
     private var dial = DialPainter()
     private let fonts: (label: Font, range: Font, f28: Font, f72: Font, f32: Font, f40: Font)
 
-    public init(width: Int, height: Int, fonts fontSet: FontSet, text: TextRenderer? = nil) throws {
+    /// The rows drawn, when the frame is drawn in bands (nil: all of them).
+    private let rows: IntRect?
+
+    /// Draws into a buffer of its own, or into `buffer`'s band `rows` only
+    /// (`BandedReferenceFrame` has each band drawn by a thread of its own).
+    public init(width: Int, height: Int, fonts fontSet: FontSet, text: TextRenderer? = nil, into buffer: PixelBuffer? = nil,
+                rows: IntRect? = nil) throws {
         self.width = width
         self.height = height
-        buffer = PixelBuffer(width: width, height: height)
-        canvas = Canvas(target: buffer)
+        self.buffer = buffer ?? PixelBuffer(width: width, height: height)
+        self.rows = rows
+        canvas = Canvas(target: self.buffer)
         self.text = text ?? TextRenderer()
         let s = Float(height) / 1080
         let face = fontSet.regular
@@ -39,6 +47,9 @@ public final class ReferenceFrame {
         let green = Color(hex: 0x2FA37A)
         let bright = Color(hex: 0x6CFFB5)
         canvas.resetDamage()
+        canvas.save()
+        defer { canvas.restore() }
+        if let rows { canvas.clip(to: Rect(x: Float(rows.x), y: Float(rows.y), width: Float(rows.width), height: Float(rows.height))) }
         canvas.clear(Color(hex: 0x0B1016))
         dial.draw(DialPainter.Parameters(center: Point(0.30 * W, 0.50 * H), radius: 0.42 * H, scale: s,
                                          sweepBearing: Float((n * 6) % 360), sweepOpacity: 1, showsBlips: true,
@@ -60,6 +71,30 @@ public final class ReferenceFrame {
         text.draw("GS 487 kt", font: fonts.f40, at: Point(x, card.y + 340 * s), color: white, in: canvas)
         text.draw("DIST 3.2 NM", font: fonts.f40, at: Point(x, card.y + 400 * s), color: white, in: canvas)
         text.draw("BRG 274°", font: fonts.f40, at: Point(x, card.y + 460 * s), color: white, in: canvas)
+    }
+
+    /// The same frame drawn in `threads` bands at once, each by a reference
+    /// frame of its own (its own faces and canvas) on its own thread, as the
+    /// kiosk draws its whole frames: `bench reference` times it against one thread.
+    public final class Banded {
+        public let buffer: PixelBuffer
+        private var bands: [ReferenceFrame] = []
+        private var crew: WorkerCrew?
+        private var frame = 0
+
+        public init(width: Int, height: Int, threads: Int, fonts: FontSet) throws {
+            buffer = PixelBuffer(width: width, height: height)
+            bands = try (0..<threads).map { i in
+                try ReferenceFrame(width: width, height: height, fonts: i == 0 ? fonts : FontSet(sameFilesAs: fonts), into: buffer,
+                                   rows: FrameBands.rows(i, of: threads, width: width, height: height))
+            }
+            crew = try WorkerCrew(size: threads, name: "radar-reference") { [unowned self] i in bands[i].draw(frame: frame) }
+        }
+
+        public func draw(frame n: Int) {
+            frame = n
+            crew?.run()
+        }
     }
 
     /// `reference-frame --frame N --size WxH --out FILE.png`.

@@ -61,6 +61,7 @@ enum RadarKioskCommand {
             .init("--size", value: "WxH", repeatable: true, "sizes to time (default 1920x1080 and 800x480)"),
             .init("--frames", value: "N", "timed frames (default 300)"),
             .init("--warmup", value: "N", "untimed frames first (default 30)"),
+            .init("--threads", value: "N", "threads drawing whole frames, each a band; timed against one in the same run (default: the processors the process may use, 2 to 4)"),
             fonts,
         ]),
         CommandSpec("soak", "Run the headless kiosk through simulated time; check memory stays flat and frames keep their budget.", flags: [

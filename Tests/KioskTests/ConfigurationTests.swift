@@ -14,6 +14,7 @@ import Input
     refresh = 60
     rotation = 270
     pixel_format = rgb565
+    render.threads = 3
     fonts = /usr/local/share/radar-kiosk/fonts
     socket = /run/radar-kiosk/control.sock
     feed = /run/readsb/aircraft.json
@@ -115,6 +116,7 @@ import Input
                 && c.mqttUsername == "kiosk" && c.mqttPasswordFile == "/etc/radar-kiosk/mqtt-password" && !c.mqttDiscovery
                 && c.mqttDiscoveryPrefix == "ha" && c.mqttName == "Hall kiosk" && c.mqttArea == "Hall")
         #expect(c.facing == 225 && c.stationElevationFeet == 80)
+        #expect(c.renderThreads == 3)
         #expect(c.mqttTLS && c.mqttCAFile == "/etc/radar-kiosk/broker-ca.pem" && c.mqttCertificateFile == "/etc/radar-kiosk/kiosk.pem"
                 && c.mqttKeyFile == "/etc/radar-kiosk/kiosk.key")
         // The port was given, so TLS keeps it.
@@ -246,6 +248,7 @@ import Input
         key.x = explode
         rotation = 45
         pixel_format = rgb888
+        render.threads = 2.5
         """
         let (_, problems) = KioskConfiguration.parse(text, name: "k.conf")
         #expect(problems == [
@@ -261,7 +264,11 @@ import Input
             "k.conf:11: key.x: expected toggle, overflight, standby, next, quit, wake or none, not 'explode'",
             "k.conf:12: rotation: expected 0, 90, 180 or 270, not '45'",
             "k.conf:13: pixel_format: expected xrgb8888 or rgb565, not 'rgb888'",
+            "k.conf:14: render.threads: expected auto or a whole number in 1...8, not '2.5'",
         ])
+        #expect(KioskConfiguration.parse("render.threads = 9", name: "k.conf").1 == ["k.conf:1: render.threads: expected a number in 1...8, not '9'"])
+        #expect(KioskConfiguration.parse("render.threads = auto", name: "k.conf").0.renderThreads == nil)
+        #expect(KioskConfiguration.automaticRenderThreads(available: 2) == 2 && KioskConfiguration.automaticRenderThreads(available: 16) == 4)
         let (_, missing) = KioskConfiguration.parse("feed = sbs://receiver:30003", name: "k.conf")
         #expect(missing == ["k.conf: feed is set but station is not (distances need the kiosk's position)"])
         // A local aircraft.json may leave it out: the receiver.json beside it stands in.

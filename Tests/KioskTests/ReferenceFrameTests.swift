@@ -53,4 +53,19 @@ import AllocationCounting
         for n in 5..<25 { reference.draw(frame: n) }
         #expect(radar_thread_allocation_count() - before == 0)
     }
+
+    /// Drawn in bands by three threads (as `bench reference --threads 3`
+    /// times it), the reference frame is the one a thread draws alone.
+    @Test(arguments: [(1920, 1080), (800, 480)])
+    func inBandsItIsTheSameFrame(width: Int, height: Int) throws {
+        let fonts = try FontSet()
+        let whole = try ReferenceFrame(width: width, height: height, fonts: fonts)
+        let banded = try ReferenceFrame.Banded(width: width, height: height, threads: 3, fonts: fonts)
+        for n in [0, 7, 33] {
+            whole.draw(frame: n)
+            banded.draw(frame: n)
+            let rows = (0..<height).filter { y in (0..<width).contains { whole.buffer[$0, y] != banded.buffer[$0, y] } }
+            #expect(rows.isEmpty, "frame \(n): \(rows.count) rows differ, from \(rows.first ?? -1)")
+        }
+    }
 }

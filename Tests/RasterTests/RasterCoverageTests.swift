@@ -217,6 +217,18 @@ import Darwin
         canvas.stroke(zigzag, style: StrokeStyle(width: 7, join: .miter, miterLimit: 10), with: .solid(.white))
     }
 
+    /// The pixels of `drawn` that differ from `expected`'s, and those `expected` inked.
+    static func compare(_ expected: PixelBuffer, _ drawn: PixelBuffer) -> (differing: Int, inked: Int) {
+        var differing = 0, inked = 0
+        for y in 0..<expected.height {
+            for x in 0..<expected.width {
+                if expected[x, y] != drawn[x, y] { differing += 1 }
+                if expected[x, y] != 0 { inked += 1 }
+            }
+        }
+        return (differing, inked)
+    }
+
     @Test func aShapeDrawsTheSamePixelsWhateverTheClipAroundIt() {
         // A shape is rasterized relative to its own box: a clip that does not
         // cut it (here one starting at another origin) changes no pixel. A
@@ -227,13 +239,7 @@ import Darwin
         let canvas = Canvas(target: clipped)
         canvas.clip(to: Rect(x: 37, y: 41, width: 400, height: 400))
         drawShapes(on: canvas)
-        var differing = 0, inked = 0
-        for y in 0..<480 {
-            for x in 0..<640 {
-                if open[x, y] != clipped[x, y] { differing += 1 }
-                if open[x, y] != 0 { inked += 1 }
-            }
-        }
+        let (differing, inked) = Self.compare(open, clipped)
         #expect(inked > 10_000 && differing == 0, "\(differing) pixels differ of \(inked) inked")
     }
 
@@ -263,13 +269,7 @@ import Darwin
             canvas.clip(to: Rect(x: 0, y: Float(top), width: 640, height: Float(min(bandHeight, 480 - top))))
             draw(on: canvas)
         }
-        var differing = 0, inked = 0
-        for y in 0..<480 {
-            for x in 0..<640 {
-                if whole[x, y] != banded[x, y] { differing += 1 }
-                if whole[x, y] != 0 { inked += 1 }
-            }
-        }
+        let (differing, inked) = Self.compare(whole, banded)
         #expect(inked > 60_000 && differing == 0, "bands of \(bandHeight) rows: \(differing) pixels differ of \(inked) inked")
     }
 
