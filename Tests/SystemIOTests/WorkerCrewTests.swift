@@ -7,22 +7,36 @@ import Glibc
 /// A crew does every part of every job once, each part on its own thread,
 /// and is done when `run` returns.
 @Suite struct WorkerCrewTests {
-    /// Counts per part, written by that part's thread alone.
+    /// Counts per part, each written by its part's thread alone: raw memory,
+    /// since parts of one Swift array written from several threads are
+    /// accesses to the one array (ThreadSanitizer says so).
     final class Tally: @unchecked Sendable {
-        var runs: [Int]
-        var threads: [pthread_t?]
+        let parts: Int
+        private let counts: UnsafeMutablePointer<Int>
+        private let ids: UnsafeMutablePointer<pthread_t>
         init(_ parts: Int) {
-            runs = Array(repeating: 0, count: parts)
-            threads = Array(repeating: nil, count: parts)
+            self.parts = parts
+            counts = .allocate(capacity: parts)
+            counts.initialize(repeating: 0, count: parts)
+            ids = .allocate(capacity: parts)
+            ids.initialize(repeating: 0, count: parts)
         }
+        deinit {
+            counts.deallocate()
+            ids.deallocate()
+        }
+        /// Part `index` ran, on this thread.
+        func ran(_ index: Int) {
+            counts[index] += 1
+            ids[index] = pthread_self()
+        }
+        var runs: [Int] { Array(UnsafeBufferPointer(start: counts, count: parts)) }
+        var threads: [pthread_t?] { (0..<parts).map { ids[$0] == 0 ? nil : ids[$0] } }
     }
 
     @Test func everyPartRunsOnceAJobOnItsOwnThread() throws {
         let tally = Tally(4)
-        let crew = try WorkerCrew(size: 4, name: "test-crew") { index in
-            tally.runs[index] += 1
-            tally.threads[index] = pthread_self()
-        }
+        let crew = try WorkerCrew(size: 4, name: "test-crew") { tally.ran($0) }
         for job in 1...500 {
             crew.run()
             // Read after run returns: every part is done by then.
@@ -40,7 +54,7 @@ import Glibc
     @Test func aJobAskedForAtOnceIsDone() throws {
         for _ in 0..<200 {
             let tally = Tally(3)
-            let crew = try WorkerCrew(size: 3, name: "test-crew") { tally.runs[$0] += 1 }
+            let crew = try WorkerCrew(size: 3, name: "test-crew") { tally.ran($0) }
             crew.run()
             #expect(tally.runs == [1, 1, 1])
         }
@@ -48,7 +62,7 @@ import Glibc
 
     @Test func aCrewOfOneIsTheCaller() throws {
         let tally = Tally(1)
-        let crew = try WorkerCrew(size: 1, name: "test-crew") { tally.runs[$0] += 1 }
+        let crew = try WorkerCrew(size: 1, name: "test-crew") { tally.ran($0) }
         crew.run()
         crew.run()
         #expect(tally.runs == [2])
