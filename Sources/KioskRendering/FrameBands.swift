@@ -11,6 +11,9 @@ import SystemIO
 /// same code, and no pixel's value depends on where the clip is, so the
 /// frame is the one a single thread draws, byte for byte.
 ///
+/// The cuts between bands follow the work (`BandSplit`): each frame's bands
+/// are timed and the next frame's cut where they would take the same time.
+///
 /// Only whole frames are drawn so (a transition's, a new render list's): a
 /// sweep frame redraws a few boxes from the loop renderer's cache, too little
 /// work to hand out.
@@ -22,6 +25,8 @@ public final class FrameBands {
     /// One canvas per helper, made for the first frame's buffer and retargeted each frame.
     private var canvases: [Canvas] = []
     private var crew: WorkerCrew?
+    /// Where the bands are cut, moved after every frame.
+    let split: BandSplit
     /// Frames drawn in bands so far (bench and tests read it).
     private(set) var framesDrawn = 0
 
@@ -31,12 +36,13 @@ public final class FrameBands {
     private var traffic: TrafficPicture?
     private var minimumTextSize: Float = 0
     private var loopCanvas: Canvas?
-    private var size = (width: 0, height: 0)
+    private var width = 0
 
     init(count: Int, loop: KioskRenderer) throws {
         precondition(count >= 2, "bands are for two threads or more")
         self.count = count
         self.loop = loop
+        split = BandSplit(count: count, height: 0)
         helpers = try (1..<count).map { _ in KioskRenderer(fonts: try FontSet(sameFilesAs: loop.fonts)) }
         crew = try WorkerCrew(size: count, name: "radar-band") { [unowned self] index in drawBand(index) }
     }
@@ -56,8 +62,10 @@ public final class FrameBands {
         self.traffic = traffic
         self.minimumTextSize = minimumTextSize
         loopCanvas = canvas
-        size = (buffer.width, buffer.height)
+        width = buffer.width
+        split.fit(height: buffer.height)
         crew?.run()
+        split.rebalance()
         framesDrawn += 1
         for helper in canvases { canvas.includeDamage(helper.damage) }
         // Nothing of the frame is kept past it.
@@ -66,18 +74,14 @@ public final class FrameBands {
         loopCanvas = nil
     }
 
-    /// Band `index` of `count`: the frame's height shared out evenly, top to bottom.
-    public static func rows(_ index: Int, of count: Int, width: Int, height: Int) -> IntRect {
-        let top = height * index / count, bottom = height * (index + 1) / count
-        return IntRect(x: 0, y: top, width: width, height: bottom - top)
-    }
-
     /// Draws band `index`, on its own thread.
     private func drawBand(_ index: Int) {
         guard let loopCanvas else { return }
         let renderer = index == 0 ? loop : helpers[index - 1]
         let canvas = index == 0 ? loopCanvas : canvases[index - 1]
-        let rows = Self.rows(index, of: count, width: size.width, height: size.height)
-        renderer.drawBand(rows, items, sweepBearing: sweepBearing, traffic: traffic, minimumTextSize: minimumTextSize, into: canvas)
+        let rows = split.rows(index, width: width)
+        split.measure(index) {
+            renderer.drawBand(rows, items, sweepBearing: sweepBearing, traffic: traffic, minimumTextSize: minimumTextSize, into: canvas)
+        }
     }
 }

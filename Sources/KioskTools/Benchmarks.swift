@@ -23,6 +23,11 @@ public enum Benchmarks {
                                        range: 1...8)
         switch which {
         case "reference":
+            if let band = args.value("--band") {
+                let (index, count) = try bandOption(band)
+                for size in sizes { try referenceBand(index, of: count, size: size, frames: frames, warmup: warmup, fonts: fonts) }
+                return 0
+            }
             for size in sizes {
                 // One thread, and `threads` drawing it in bands, frame by frame in turn: the speed-up is of one run.
                 let reference = try ReferenceFrame(width: size.width, height: size.height, fonts: fonts)
@@ -66,6 +71,33 @@ public enum Benchmarks {
         default:
             throw ArgumentError("bench \(which): unknown benchmark; expected reference, text, app or copy")
         }
+    }
+
+    /// `--band K/N`: band K (0...N-1) of N, N in 2...8.
+    static func bandOption(_ text: String) throws -> (index: Int, count: Int) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), (2...8).contains(n), (0..<n).contains(k) else {
+            throw ArgumentError("--band \(text): expected K/N, band K (0 to N-1) of N bands, N 2...8, e.g. 1/2")
+        }
+        return (k, n)
+    }
+
+    /// One band of the reference frame, drawn alone on the calling thread by
+    /// the code a band thread runs: what one of `count` threads does per frame.
+    static func referenceBand(_ index: Int, of count: Int, size: PixelSize, frames: Int, warmup: Int, fonts: FontSet) throws {
+        let band = try ReferenceFrame(width: size.width, height: size.height, fonts: fonts,
+                                      rows: BandSplit.even(index, of: count, width: size.width, height: size.height))
+        for n in 0..<warmup { band.draw(frame: n) }
+        var timings = FrameTimings(capacity: frames)
+        let a0 = AllocationCounter.total ?? 0
+        for n in 0..<frames {
+            let t0 = MonotonicClock.now()
+            band.draw(frame: n)
+            timings.append((MonotonicClock.now() - t0) * 1000)
+        }
+        let allocations = (AllocationCounter.total ?? 0) - a0
+        print(timings.resultLine(name: "radar-kiosk-band\(index)of\(count)", width: size.width, height: size.height)
+              + " allocations_per_frame=\(perFrame(allocations, frames)) threads=1")
     }
 
     static func line(_ name: String, _ size: PixelSize, _ t: FrameTimings, allocations: UInt64) -> String {

@@ -22,7 +22,7 @@ public final class ReferenceFrame {
     private let fonts: (label: Font, range: Font, f28: Font, f72: Font, f32: Font, f40: Font)
 
     /// The rows drawn, when the frame is drawn in bands (nil: all of them).
-    private let rows: IntRect?
+    private var rows: IntRect?
 
     /// Draws into a buffer of its own, or into `buffer`'s band `rows` only
     /// (`BandedReferenceFrame` has each band drawn by a thread of its own).
@@ -74,26 +74,34 @@ public final class ReferenceFrame {
     }
 
     /// The same frame drawn in `threads` bands at once, each by a reference
-    /// frame of its own (its own faces and canvas) on its own thread, as the
-    /// kiosk draws its whole frames: `bench reference` times it against one thread.
+    /// frame of its own (its own faces and canvas) on its own thread, cut
+    /// where the work is (`BandSplit`), as the kiosk draws its whole frames:
+    /// `bench reference` times it against one thread.
     public final class Banded {
         public let buffer: PixelBuffer
         private var bands: [ReferenceFrame] = []
         private var crew: WorkerCrew?
+        private let split: BandSplit
         private var frame = 0
 
         public init(width: Int, height: Int, threads: Int, fonts: FontSet) throws {
             buffer = PixelBuffer(width: width, height: height)
+            split = BandSplit(count: threads, height: height)
             bands = try (0..<threads).map { i in
                 try ReferenceFrame(width: width, height: height, fonts: i == 0 ? fonts : FontSet(sameFilesAs: fonts), into: buffer,
-                                   rows: FrameBands.rows(i, of: threads, width: width, height: height))
+                                   rows: split.rows(i, width: width))
             }
-            crew = try WorkerCrew(size: threads, name: "radar-reference") { [unowned self] i in bands[i].draw(frame: frame) }
+            crew = try WorkerCrew(size: threads, name: "radar-reference") { [unowned self] i in
+                let band = bands[i]
+                band.rows = split.rows(i, width: band.width)
+                split.measure(i) { band.draw(frame: frame) }
+            }
         }
 
         public func draw(frame n: Int) {
             frame = n
             crew?.run()
+            split.rebalance()
         }
     }
 

@@ -62,6 +62,7 @@ enum RadarKioskCommand {
             .init("--frames", value: "N", "timed frames (default 300)"),
             .init("--warmup", value: "N", "untimed frames first (default 30)"),
             .init("--threads", value: "N", "threads drawing whole frames, each a band; timed against one in the same run (default: the processors the process may use, 2 to 4)"),
+            .init("--band", value: "K/N", "reference only: draw band K (0 to N-1) of N bands alone, on one thread, as one of N threads would (for counting a band's instructions)"),
             fonts,
         ]),
         CommandSpec("soak", "Run the headless kiosk through simulated time; check memory stays flat and frames keep their budget.", flags: [
