@@ -29,6 +29,8 @@ public struct DialPainter {
         public var rangeLabels: (String, String, String)
         /// The rings' labels' colour: the reference scene's, or the kiosk's brighter one.
         public var rangeLabelColor = DialPainter.referenceRangeLabelColor
+        /// The colour of the compass's N, E, S, W.
+        public var compassLabelColor = DialPainter.compassLabelColor
         /// Whether each ring's label stands on a plate of the disc's colour
         /// (the kiosk's): the sweep passes under it and the ring does not
         /// strike through it. The reference scene has none.
@@ -239,7 +241,7 @@ public struct DialPainter {
     /// One of N, E, S, W (0...3), upright wherever the facing puts it.
     public func drawCompassLabel(_ i: Int, _ p: Parameters, font: Font, text: TextRenderer, in canvas: Canvas) {
         text.draw(Self.compassLabels[i], font: font, at: compassLabelBaseline(i, p, font: font),
-                  alignment: .center, color: Self.compassLabelColor, in: canvas)
+                  alignment: .center, color: p.compassLabelColor, in: canvas)
     }
 
     public static let compassLabels = ["N", "E", "S", "W"]
@@ -275,6 +277,14 @@ public struct DialPainter {
     /// rim's), nearly opaque: a faint backing on the still disc, and under
     /// the sweep what keeps the label at 4.5:1.
     public static let rangeLabelPlate = discRim.withAlpha(0.9)
+
+    /// What is behind ring `ring`'s (0...2) label on its plate with the
+    /// sweep at its brightest over it (the wedge's peak at full opacity).
+    public static func rangeLabelGroundUnderSweep(ring: Int) -> UInt32 {
+        let disc = discCentre.interpolated(to: discRim, amount: 0.25 * Float(ring + 1)).premultipliedPixel
+        let swept = PixelMath.sourceOver(bright.withAlpha(sweepPeakAlpha).premultipliedPixel, disc)
+        return PixelMath.sourceOver(rangeLabelPlate.premultipliedPixel, swept)
+    }
 
     /// An aircraft of the traffic: a smaller glow and dot than the reference's
     /// blips, so fifty of them leave the dial readable; the one the card shows

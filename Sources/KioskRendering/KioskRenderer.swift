@@ -68,10 +68,24 @@ public final class KioskRenderer: TextMeasuring {
             dimmedColors = screenBrightness >= 1 ? [] : KioskStyle.allCases.map {
                 Self.readable(designedTextStyle($0).color, at: screenBrightness)
             }
+            dialLabelColors = Self.dialLabelColors(at: screenBrightness)
         }
     }
     /// Each style's text colour at `screenBrightness`, by raw value; empty at full brightness.
     private var dimmedColors: [Color] = []
+
+    /// The colours the dial's labels are drawn in at `screenBrightness`: the
+    /// rings' (and the airports') and the compass's, lightened as the card's
+    /// text is, on the brightest ground each stands on.
+    public private(set) var dialLabelColors = dialLabelColors(at: 1)
+
+    static func dialLabelColors(at brightness: Double) -> (range: Color, compass: Color) {
+        guard brightness < 1 else { return (DialPainter.rangeLabelColor, DialPainter.compassLabelColor) }
+        // The rings' labels: on the disc's centre, and on their plates under the sweep.
+        let rangeGrounds = [DialPainter.discCentre.premultipliedPixel] + (0..<3).map { DialPainter.rangeLabelGroundUnderSweep(ring: $0) }
+        let range = rangeGrounds.reduce(DialPainter.rangeLabelColor) { readable($0, at: brightness, on: $1) }
+        return (range, readable(DialPainter.compassLabelColor, at: brightness, on: background.premultipliedPixel))
+    }
 
     /// The contrast text keeps at any brightness where it can: the audit's
     /// 4.5:1, and a little over it for the 8-bit rounding of the dimmed pixels.
@@ -80,17 +94,24 @@ public final class KioskRenderer: TextMeasuring {
     /// `color`, or the least lightening of it that reads at `readableContrast`
     /// on the card at `brightness` (white where nothing does).
     static func readable(_ color: Color, at brightness: Double) -> Color {
-        func light(_ c: Color) -> (Double, Double, Double) {
-            (LinearDimming.decoded(Double(c.red)), LinearDimming.decoded(Double(c.green)), LinearDimming.decoded(Double(c.blue)))
-        }
-        func luminance(_ l: (Double, Double, Double)) -> Double { 0.2126 * l.0 + 0.7152 * l.1 + 0.0722 * l.2 }
         // The card over the background, blended as the renderer blends: the
         // brightest ground text stands on.
         let a = cardFill.alpha
         let card = Color(red: cardFill.red * a + background.red * (1 - a), green: cardFill.green * a + background.green * (1 - a),
                          blue: cardFill.blue * a + background.blue * (1 - a))
+        return readable(color, at: brightness, on: card.premultipliedPixel)
+    }
+
+    /// `color`, or the least lightening of it that reads at `readableContrast`
+    /// on the opaque pixel `ground` at `brightness`.
+    static func readable(_ color: Color, at brightness: Double, on ground: UInt32) -> Color {
+        func light(_ c: Color) -> (Double, Double, Double) {
+            (LinearDimming.decoded(Double(c.red)), LinearDimming.decoded(Double(c.green)), LinearDimming.decoded(Double(c.blue)))
+        }
+        func luminance(_ l: (Double, Double, Double)) -> Double { 0.2126 * l.0 + 0.7152 * l.1 + 0.0722 * l.2 }
+        func channel(_ shift: UInt32) -> Double { LinearDimming.decoded(Double((ground >> shift) & 0xFF) / 255) }
         let b = min(max(brightness, 0.01), 1)
-        let needed = (readableContrast * (luminance(light(card)) * b + 0.05) - 0.05) / b
+        let needed = (readableContrast * (luminance((channel(16), channel(8), channel(0))) * b + 0.05) - 0.05) / b
         let l = light(color), have = luminance(l)
         guard have < needed else { return color }
         let t = min((needed - have) / max(1 - have, 1e-6), 1)
@@ -354,10 +375,10 @@ public final class KioskRenderer: TextMeasuring {
             let q = Point(p.center.x + Float(mark.x) * p.radius, p.center.y - Float(mark.y) * p.radius)
             path.removeAll()
             path.addCircle(center: q, radius: ring)
-            canvas.stroke(path, style: StrokeStyle(width: max(1.5 * p.scale, 1)), with: .solid(DialPainter.rangeLabelColor))
+            canvas.stroke(path, style: StrokeStyle(width: max(1.5 * p.scale, 1)), with: .solid(p.rangeLabelColor))
             text.draw(traffic.airports[mark.index].label, font: fonts.range,
                       at: Point(q.x + ring + 4 * p.scale + 2, q.y + fonts.range.capHeight / 2), alignment: .left,
-                      color: DialPainter.rangeLabelColor, in: canvas)
+                      color: p.rangeLabelColor, in: canvas)
         }
         canvas.opacity = saved
     }
@@ -389,7 +410,8 @@ public final class KioskRenderer: TextMeasuring {
         var p = DialPainter.Parameters(center: Point(Float(f.midX), Float(f.midY)), radius: radius, scale: radius / (0.42 * 1080),
                                        sweepBearing: Float(sweepBearing), sweepOpacity: Float(1 - DialChannels(item.custom).stillness),
                                        showsBlips: false, marker: nil, rangeLabels: traffic?.rangeLabels ?? ringLabels)
-        p.rangeLabelColor = DialPainter.rangeLabelColor
+        p.rangeLabelColor = dialLabelColors.range
+        p.compassLabelColor = dialLabelColors.compass
         p.rangeLabelPlates = true
         p.trafficOpacity = p.sweepOpacity
         p.facing = Float(DialChannels(item.custom).facingDegrees)

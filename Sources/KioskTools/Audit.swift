@@ -79,19 +79,21 @@ public enum Audit {
                     found.append("\(place): the dial's \(name) labels are \(rounded(Double(size))) px, below the \(rounded(minimum)) px minimum")
                 }
                 // The rings' labels (the traffic's ranges) lie on the disc, from its
-                // brighter centre to its rim; the compass labels outside it.
-                let labels = [("range", DialPainter.rangeLabelColor, DialPainter.discCentre), ("range", DialPainter.rangeLabelColor, DialPainter.discRim),
-                              ("compass", DialPainter.compassLabelColor, KioskRenderer.background)]
-                for (name, color, on) in labels where contrast(color.premultipliedPixel, on.premultipliedPixel) < minimumContrast {
-                    found.append("\(place): the dial's \(name) labels have contrast \(rounded(contrast(color.premultipliedPixel, on.premultipliedPixel))):1, below \(minimumContrast):1")
+                // brighter centre to its rim; the compass labels outside it. In the
+                // colours drawn at the screen's brightness, in the light it gives.
+                let colors = renderer.dialLabelColors
+                func dimmedContrast(_ color: Color, _ on: UInt32) -> Double {
+                    contrast(dimming.dimmed(color.premultipliedPixel), dimming.dimmed(on))
+                }
+                let labels = [("range", colors.range, DialPainter.discCentre), ("range", colors.range, DialPainter.discRim),
+                              ("compass", colors.compass, KioskRenderer.background)]
+                for (name, color, on) in labels where dimmedContrast(color, on.premultipliedPixel) < minimumContrast {
+                    found.append("\(place): the dial's \(name) labels have contrast \(rounded(dimmedContrast(color, on.premultipliedPixel))):1, below \(minimumContrast):1")
                 }
                 // Each ring's label with the sweep at its brightest behind it
                 // (the wedge's 0.55 at full sweep.opacity), on its plate.
                 for ring in 0..<3 {
-                    let disc = DialPainter.discCentre.interpolated(to: DialPainter.discRim, amount: 0.25 * Float(ring + 1)).premultipliedPixel
-                    let swept = PixelMath.sourceOver(DialPainter.bright.withAlpha(DialPainter.sweepPeakAlpha).premultipliedPixel, disc)
-                    let behind = PixelMath.sourceOver(DialPainter.rangeLabelPlate.premultipliedPixel, swept)
-                    let c = contrast(DialPainter.rangeLabelColor.premultipliedPixel, behind)
+                    let c = dimmedContrast(colors.range, DialPainter.rangeLabelGroundUnderSweep(ring: ring))
                     if c < minimumContrast {
                         found.append("\(place): ring \(ring + 1)'s label under the sweep has contrast \(rounded(c)):1, below \(minimumContrast):1")
                     }

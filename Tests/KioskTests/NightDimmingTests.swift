@@ -6,7 +6,7 @@ import Raster
 
 /// Night dimming on a panel without a backlight: the picture gives the light
 /// asked for (in linear light, not its encoded values scaled), and the
-/// card's text still reads at the default night level.
+/// card's text and the dial's labels still read at the default night level.
 @Suite struct NightDimmingTests {
     /// The light of a frame: WCAG relative luminance summed over its pixels.
     static func light(_ buffer: PixelBuffer) -> Double {
@@ -39,8 +39,8 @@ import Raster
         #expect(d.dimmed(0xFF00_0000) == 0xFF00_0000 && d.dimmed(0xFFFF_FFFF) == 0xFF00_0000 | UInt32(d.table[255]) * 0x01_0101)
     }
 
-    /// The audit at the default night level: every card text at 4.5:1 or more,
-    /// in the light the dimmed screen gives, at every audited size.
+    /// The audit at the default night level: every card text and dial label
+    /// at 4.5:1 or more, in the light the dimmed screen gives, at every audited size.
     @Test(arguments: Audit.sizes)
     func theCardsTextReadsDimmedAtNight(size: String) throws {
         let fonts = try FontSet()
@@ -56,11 +56,14 @@ import Raster
     @Test func byDayTheColoursAreTheDesigns() throws {
         let renderer = KioskRenderer(fonts: try FontSet())
         let day = KioskStyle.allCases.map { renderer.textStyle($0).color }
+        #expect(renderer.dialLabelColors == (DialPainter.rangeLabelColor, DialPainter.compassLabelColor))
         renderer.screenBrightness = 0.3
         let night = KioskStyle.allCases.map { renderer.textStyle($0).color }
         #expect(night != day, "some text is lighter at night")
         #expect(renderer.textStyle(.callsign).color == day[KioskStyle.callsign.rawValue], "the callsign reads at 30 % as it is")
+        #expect(renderer.dialLabelColors.range.green > DialPainter.rangeLabelColor.green, "the rings' labels too")
         renderer.screenBrightness = 1
         #expect(KioskStyle.allCases.map { renderer.textStyle($0).color } == day)
+        #expect(renderer.dialLabelColors == (DialPainter.rangeLabelColor, DialPainter.compassLabelColor))
     }
 }
