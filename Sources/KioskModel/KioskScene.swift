@@ -75,7 +75,8 @@ public enum KioskScene {
                               measure: TextMeasuring? = nil, units: DisplayUnits = DisplayUnits(),
                               rangeNM: Double = dialRangeNM, attribution: String? = nil, facing: Double? = nil,
                               stationElevationFeet: Double = 0, standbyInfo: StandbyInfo = .none, noData: Bool = false,
-                              cardNumbers: Aircraft? = nil, cardNeverShown: Bool = false, cardUp: Bool = false) -> [LeafDescription] {
+                              cardNumbers: Aircraft? = nil, cardNeverShown: Bool = false, interruptedWord: String? = nil,
+                              cardUp: Bool = false) -> [LeafDescription] {
         let facingDegrees = facing ?? 0
         let overflight = state.mode == .overflight
         // A feed that is down is not an empty sky: the dial stops sweeping and standby's word says so.
@@ -196,6 +197,25 @@ public enum KioskScene {
                 leaves[i].animationOverride = (nil, leaves[i].animationOverride?.value ?? 0)
             }
         }
+        // The same change of mind, as it happens (`interruptedWord` the word
+        // that was to come in): it never showed, so nothing is waited for; the
+        // word it interrupted comes straight back from wherever its fade-out
+        // had got to. The other stays a moment, unseen, and goes at once:
+        // removed, its fade-in, still waiting on its delay, would run under
+        // its fade-out and show a ghost of it.
+        if let interruptedWord, !overflight, let i = leaves.firstIndex(where: { $0.id.path == "status" }) {
+            leaves[i].transition = returningStatus
+            if leaves[i].id.explicit != interruptedWord {
+                var gone = leaves[i]
+                gone.id = NodeID("status", id: interruptedWord)
+                gone.content = .text(interruptedWord)
+                gone.opacity = 0
+                gone.transition = .identity
+                gone.animationOverride = (nil, -1)
+                gone.isDecorative = true
+                leaves.append(gone)
+            }
+        }
         // Another aircraft on a card that is up (A → B): nothing waits for the
         // dial, so each of B's fields comes in as A's goes, not after the
         // reveal delay (which left the card's labels without values for 0.2 s).
@@ -206,6 +226,9 @@ public enum KioskScene {
         }
         return leaves
     }
+
+    /// The status word back after a change of mind: in over 0.2 s at once.
+    static let returningStatus = textSwap(inAfter: 0)
 
     /// One aircraft's field giving way to another's on a card that is up: the
     /// old out over 0.2 s, the new in from 0.12 s, so that some value always

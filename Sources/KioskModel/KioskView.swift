@@ -29,12 +29,16 @@ public final class KioskView {
 
     /// The scene for the controller's state as this view lays it out.
     private func leaves() -> [LeafDescription] {
-        KioskScene.leaves(for: controller.state, shown: controller.shownAircraft, layout: layout, measure: controller.measure, units: controller.units,
+        let leaves = KioskScene.leaves(for: controller.state, shown: controller.shownAircraft, layout: layout, measure: controller.measure, units: controller.units,
                           rangeNM: controller.dialRangeNM, attribution: controller.attribution,
                           facing: controller.facing, stationElevationFeet: controller.stationElevationFeet, standbyInfo: controller.standbyInfo,
                           noData: controller.feedIsDown, cardNumbers: controller.cardNumbers, cardNeverShown: cardNeverShown,
-                          cardUp: cardUp)
+                          interruptedWord: statusComesBack ? overflightWord : nil, cardUp: cardUp)
+        if controller.state.mode == .overflight { overflightWord = leaves.first { $0.id.path == "status" }?.id.explicit }
+        return leaves
     }
+    /// The status word of the last overflight laid out (OVERFLIGHT, an alert's, ...).
+    private var overflightWord: String?
 
     /// Whether the card has been up long enough to be fully in (the time of the update being shown).
     private var cardUp: Bool {
@@ -49,6 +53,14 @@ public final class KioskView {
         guard controller.state.mode == .standby, let began = controller.overflightBegan, let ended = controller.overflightEnded,
               ended >= began else { return false }
         return ended - began < KioskScene.cardDelay(layout)
+    }
+
+    /// Whether the update being laid out is such a change of mind as it
+    /// happens (or within the status word's swap of it): later word changes
+    /// in the same standby (NO DATA) wait for the old word as usual.
+    private var statusComesBack: Bool {
+        guard cardNeverShown, let ended = controller.overflightEnded else { return false }
+        return updateTime - ended < KioskScene.cardFadeOut + 0.25
     }
 
     // MARK: following the controller
