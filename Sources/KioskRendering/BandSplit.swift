@@ -6,16 +6,25 @@ import SystemIO
 /// thread the same work, judged from the CPU time each band took.
 ///
 /// A frame's work is not spread evenly down it (the card's text, the sweep's
-/// wedge, the disc's rows below its centre that a band cannot copy from rows
-/// another band drew), and the frame is done when its slowest band is. Which
-/// rows a band holds never changes a pixel (every band draws the same render
-/// list through a clip), so the cuts may move freely from frame to frame.
+/// wedge), and the frame is done when its slowest band is. Which rows a band
+/// holds never changes a pixel (every band draws the same render list through
+/// a clip), so the cuts may move freely from frame to frame.
+///
+/// Bands may also pair rows about the dial's centre (`band(_:width:mirrorSum:)`):
+/// the disc's rows below its centre are copied from their mirror rows above,
+/// and a band that held the lower rows without the upper ones would work
+/// them all out again (a sixth of the reference frame, on a second thread).
+/// Cut by distance from the centre instead, each band holds both rows of
+/// every pair it has: the outermost band the top and bottom of the frame, the
+/// innermost the rows about the centre, each between as two parts with the
+/// next band's rows between them.
 public final class BandSplit {
     /// How many bands.
     public let count: Int
     /// The height the cuts are for; another height starts again from even cuts.
     public private(set) var height: Int
-    /// `ends[i]`: the first row past band `i` (the last band's end is the height).
+    /// `ends[i]`: the first position past band `i`, positions counted from
+    /// the frame's outermost rows in (the last band's end is the height).
     private(set) var ends: [Int]
     /// The cuts of the frame just measured, while the new ones are worked out.
     private var previousEnds: [Int]
@@ -41,10 +50,42 @@ public final class BandSplit {
         return IntRect(x: 0, y: top, width: width, height: bottom - top)
     }
 
-    /// Band `index` as the cuts stand.
-    public func rows(_ index: Int, width: Int) -> IntRect {
-        let top = index == 0 ? 0 : ends[index - 1]
-        return IntRect(x: 0, y: top, width: width, height: ends[index] - top)
+    /// Band `index` as the cuts stand, positions counted from the frame's
+    /// outermost rows in: the rows from the outermost of its part above the
+    /// centre to the outermost of its part below (`rows`), less the inner
+    /// bands' rows between (`skipped`). Rows r and `mirrorSum` - r are one
+    /// band's (the disc's mirror rows, `GradientPainter`).
+    public func band(_ index: Int, width: Int, mirrorSum: Int) -> (rows: IntRect, skipped: Range<Int>) {
+        // The mirror between the frame's first and last rows, so that every distance is a row's.
+        let m = min(max(mirrorSum, 0), 2 * height - 2)
+        let outer = index == 0 ? Int.max : Self.distance(holdingOutermost: ends[index - 1], mirrorSum: m, height: height)
+        let inner = index == count - 1 ? 0 : Self.distance(holdingOutermost: ends[index], mirrorSum: m, height: height)
+        let rows = Self.rows(within: outer, mirrorSum: m, height: height)
+        let skipped = Self.rows(within: inner, mirrorSum: m, height: height)
+        return (IntRect(x: 0, y: rows.lowerBound, width: width, height: rows.count), skipped)
+    }
+
+    /// The rows r with |2r - m| < `distance`, within the frame.
+    static func rows(within distance: Int, mirrorSum m: Int, height: Int) -> Range<Int> {
+        guard distance > 0 else { return 0..<0 }
+        if distance == .max { return 0..<height }
+        // (m - d) / 2 < r < (m + d) / 2, m and d ≥ 0.
+        let first = (m - distance) >= 0 ? (m - distance) / 2 + 1 : -((distance - m + 1) / 2) + 1
+        let end = (m + distance + 1) / 2
+        return max(first, 0)..<min(max(end, max(first, 0)), height)
+    }
+
+    /// The distance d (in half rows, |2r - m|) such that the rows at d or
+    /// more from the mirror are the `outermost` count, or as near as whole
+    /// pairs allow.
+    static func distance(holdingOutermost outermost: Int, mirrorSum m: Int, height: Int) -> Int {
+        // Rows at `d` or more: the frame less those within d. Fewer as d grows: search it.
+        var low = 1, high = 2 * height + 2
+        while low < high {
+            let d = (low + high) / 2
+            if height - rows(within: d, mirrorSum: m, height: height).count <= outermost { high = d } else { low = d + 1 }
+        }
+        return low
     }
 
     /// Even cuts for frames of `height` rows, if the cuts were for another height.

@@ -13,6 +13,8 @@ import SystemIO
 ///
 /// The cuts between bands follow the work (`BandSplit`): each frame's bands
 /// are timed and the next frame's cut where they would take the same time.
+/// They are cut by distance from the dial's centre, so that each band holds
+/// the disc's rows below the centre with their mirror rows above.
 ///
 /// Only whole frames are drawn so (a transition's, a new render list's): a
 /// sweep frame redraws a few boxes from the loop renderer's cache, too little
@@ -37,6 +39,8 @@ public final class FrameBands {
     private var minimumTextSize: Float = 0
     private var loopCanvas: Canvas?
     private var width = 0
+    /// The rows paired in a band are r and mirrorSum - r: about the dial's centre.
+    private var mirrorSum = 0
 
     init(count: Int, loop: KioskRenderer) throws {
         precondition(count >= 2, "bands are for two threads or more")
@@ -64,6 +68,10 @@ public final class FrameBands {
         loopCanvas = canvas
         width = buffer.width
         split.fit(height: buffer.height)
+        // The disc's rows pair about its centre as GradientPainter pairs them;
+        // without a dial, about the frame's middle (any pairing draws the same pixels).
+        let dial = items.first { KioskStyle($0.style) == .dial }?.frame
+        mirrorSum = dial.map { Int((2 * $0.midY).rounded()) - 1 } ?? buffer.height - 1
         crew?.run()
         split.rebalance()
         framesDrawn += 1
@@ -79,9 +87,10 @@ public final class FrameBands {
         guard let loopCanvas else { return }
         let renderer = index == 0 ? loop : helpers[index - 1]
         let canvas = index == 0 ? loopCanvas : canvases[index - 1]
-        let rows = split.rows(index, width: width)
+        let band = split.band(index, width: width, mirrorSum: mirrorSum)
         split.measure(index) {
-            renderer.drawBand(rows, items, sweepBearing: sweepBearing, traffic: traffic, minimumTextSize: minimumTextSize, into: canvas)
+            renderer.drawBand(band.rows, skipping: band.skipped, items, sweepBearing: sweepBearing, traffic: traffic,
+                              minimumTextSize: minimumTextSize, into: canvas)
         }
     }
 }

@@ -201,12 +201,14 @@ public final class KioskRenderer: TextMeasuring {
 
     /// Draws band `rows` of a whole frame into `canvas`, whose buffer other
     /// threads draw the other bands of (FrameBands).
-    func drawBand(_ rows: IntRect, _ items: [RenderItem], sweepBearing: Double, traffic: TrafficPicture?, minimumTextSize: Float,
-                  into canvas: Canvas) {
+    func drawBand(_ rows: IntRect, skipping skipped: Range<Int>, _ items: [RenderItem], sweepBearing: Double, traffic: TrafficPicture?,
+                  minimumTextSize: Float, into canvas: Canvas) {
         self.traffic = traffic
         canvas.save()
         canvas.clip(to: Rect(x: Float(rows.x), y: Float(rows.y), width: Float(rows.width), height: Float(rows.height)))
+        canvas.skippedRows = skipped
         drawWhole(items, sweepBearing: sweepBearing, minimumTextSize: minimumTextSize, keepingSweepCache: false, into: canvas)
+        canvas.skippedRows = 0..<0
         canvas.restore()
     }
 

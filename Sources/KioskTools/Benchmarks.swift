@@ -82,11 +82,13 @@ public enum Benchmarks {
         return (k, n)
     }
 
-    /// One band of the reference frame, drawn alone on the calling thread by
-    /// the code a band thread runs: what one of `count` threads does per frame.
+    /// One band of the reference frame (of even cuts, paired about the dial's
+    /// centre), drawn alone on the calling thread by the code a band thread
+    /// runs: what one of `count` threads does per frame.
     static func referenceBand(_ index: Int, of count: Int, size: PixelSize, frames: Int, warmup: Int, fonts: FontSet) throws {
-        let band = try ReferenceFrame(width: size.width, height: size.height, fonts: fonts,
-                                      rows: BandSplit.even(index, of: count, width: size.width, height: size.height))
+        let cuts = BandSplit(count: count, height: size.height).band(index, width: size.width,
+                                                                    mirrorSum: ReferenceFrame.mirrorSum(height: size.height))
+        let band = try ReferenceFrame(width: size.width, height: size.height, fonts: fonts, rows: cuts.rows, skipping: cuts.skipped)
         for n in 0..<warmup { band.draw(frame: n) }
         var timings = FrameTimings(capacity: frames)
         let a0 = AllocationCounter.total ?? 0

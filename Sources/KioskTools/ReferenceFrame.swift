@@ -21,17 +21,19 @@ public final class ReferenceFrame {
     private var dial = DialPainter()
     private let fonts: (label: Font, range: Font, f28: Font, f72: Font, f32: Font, f40: Font)
 
-    /// The rows drawn, when the frame is drawn in bands (nil: all of them).
+    /// The rows drawn, when the frame is drawn in bands (nil: all of them), less `skipped`.
     private var rows: IntRect?
+    private var skipped: Range<Int> = 0..<0
 
-    /// Draws into a buffer of its own, or into `buffer`'s band `rows` only
-    /// (`BandedReferenceFrame` has each band drawn by a thread of its own).
+    /// Draws into a buffer of its own, or into `buffer`'s band `rows` only,
+    /// less the rows `skipped` (`Banded` has each band drawn by a thread of its own).
     public init(width: Int, height: Int, fonts fontSet: FontSet, text: TextRenderer? = nil, into buffer: PixelBuffer? = nil,
-                rows: IntRect? = nil) throws {
+                rows: IntRect? = nil, skipping skipped: Range<Int> = 0..<0) throws {
         self.width = width
         self.height = height
         self.buffer = buffer ?? PixelBuffer(width: width, height: height)
         self.rows = rows
+        self.skipped = skipped
         canvas = Canvas(target: self.buffer)
         self.text = text ?? TextRenderer()
         let s = Float(height) / 1080
@@ -50,6 +52,7 @@ public final class ReferenceFrame {
         canvas.save()
         defer { canvas.restore() }
         if let rows { canvas.clip(to: Rect(x: Float(rows.x), y: Float(rows.y), width: Float(rows.width), height: Float(rows.height))) }
+        canvas.skippedRows = skipped
         canvas.clear(Color(hex: 0x0B1016))
         dial.draw(DialPainter.Parameters(center: Point(0.30 * W, 0.50 * H), radius: 0.42 * H, scale: s,
                                          sweepBearing: Float((n * 6) % 360), sweepOpacity: 1, showsBlips: true,
@@ -73,6 +76,9 @@ public final class ReferenceFrame {
         text.draw("BRG 274°", font: fonts.f40, at: Point(x, card.y + 460 * s), color: white, in: canvas)
     }
 
+    /// The rows the dial's disc mirrors about (its centre is half way down).
+    public static func mirrorSum(height: Int) -> Int { height - 1 }
+
     /// The same frame drawn in `threads` bands at once, each by a reference
     /// frame of its own (its own faces and canvas) on its own thread, cut
     /// where the work is (`BandSplit`), as the kiosk draws its whole frames:
@@ -88,12 +94,11 @@ public final class ReferenceFrame {
             buffer = PixelBuffer(width: width, height: height)
             split = BandSplit(count: threads, height: height)
             bands = try (0..<threads).map { i in
-                try ReferenceFrame(width: width, height: height, fonts: i == 0 ? fonts : FontSet(sameFilesAs: fonts), into: buffer,
-                                   rows: split.rows(i, width: width))
+                try ReferenceFrame(width: width, height: height, fonts: i == 0 ? fonts : FontSet(sameFilesAs: fonts), into: buffer)
             }
             crew = try WorkerCrew(size: threads, name: "radar-reference") { [unowned self] i in
                 let band = bands[i]
-                band.rows = split.rows(i, width: band.width)
+                (band.rows, band.skipped) = split.band(i, width: band.width, mirrorSum: ReferenceFrame.mirrorSum(height: band.height))
                 split.measure(i) { band.draw(frame: frame) }
             }
         }

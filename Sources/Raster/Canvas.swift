@@ -65,6 +65,13 @@ public final class Canvas {
     /// out as ever.
     public var conicAngles: ConicAngleMap?
 
+    /// Rows of the target this canvas never writes, whatever the clip: the
+    /// rows another thread draws when a frame is shared out in bands, one of
+    /// which lies between the two parts of this canvas's band. Shapes are cut
+    /// there as at the clip's top and bottom, so each row's pixels are the
+    /// ones drawn without the cut.
+    public var skippedRows: Range<Int> = 0..<0
+
     /// The union of every rectangle drawn since the last `resetDamage()`, in device pixels.
     public private(set) var damage = IntRect.empty
 
@@ -207,7 +214,7 @@ public final class Canvas {
     /// Replaces every pixel inside the clip with `color` (source copy).
     public func clear(_ color: Color) {
         let area = state.clipRect.intersection(buffer.bounds)
-        buffer.fill(color.premultipliedPixel, in: area)
+        forEachPart(of: area) { buffer.fill(color.premultipliedPixel, in: $0) }
         damage = damage.union(area)
         plain.cleared(area, to: color.premultipliedPixel)
     }
@@ -217,7 +224,7 @@ public final class Canvas {
         let area = rasterArea(outset: 1)
         // Wholly outside the clip: nothing to draw (and an empty clip is no place to rasterize).
         guard !area.isEmpty else { return }
-        rasterizer.begin(clip: area)
+        rasterizer.begin(clip: area, skipping: skippedRows)
         addFlattenedFill()
         sweep(paint: paint, rule: rule, alpha: 1)
     }
@@ -233,7 +240,7 @@ public final class Canvas {
         // limit times that, a square cap √2 times it.
         let area = rasterArea(outset: width / 2 * max(style.miterLimit, 1.5) + 1)
         guard !area.isEmpty else { return }
-        rasterizer.begin(clip: area)
+        rasterizer.begin(clip: area, skipping: skippedRows)
         // Round caps and joins are inscribed polygons, not area-balanced like
         // FlattenedPath's chords: they get half the tolerance to lose as little.
         stroker.tolerance = tolerance / 2
@@ -269,7 +276,7 @@ public final class Canvas {
         let area = IntRect(x: x, y: y, width: mask.width, height: mask.height).intersection(state.clipRect)
         if area.isEmpty { return }
         damage = damage.union(area)
-        withPainter(paint, alpha: 1, over: area, MaskJob(mask: mask, x: x, y: y, area: area))
+        forEachPart(of: area) { withPainter(paint, alpha: 1, over: $0, MaskJob(mask: mask, x: x, y: y, area: $0)) }
     }
 
     /// Composites `image` with its top-left at device pixel (x, y), times `opacity`.
@@ -279,7 +286,7 @@ public final class Canvas {
         if area.isEmpty || alpha == 0 { return }
         damage = damage.union(area)
         plain.drew(area)
-        for row in area.y..<area.maxY {
+        for row in area.y..<area.maxY where !skippedRows.contains(row) {
             SpanCompositor.blend(buffer.row(row) + area.x, source: image.row(row - y) + (area.x - x),
                                  count: area.width, coverage: alpha)
         }
@@ -319,7 +326,7 @@ public final class Canvas {
         damage = group.damageBefore
         let alpha = UInt32(min(max(group.opacity, 0), 1) * 255 + 0.5)
         if alpha > 0 && !drawn.isEmpty {
-            for row in drawn.y..<drawn.maxY {
+            for row in drawn.y..<drawn.maxY where !skippedRows.contains(row) {
                 SpanCompositor.blend(buffer.row(row) + drawn.x, source: group.layer.row(row) + drawn.x,
                                      count: drawn.width, coverage: alpha)
             }
@@ -336,6 +343,22 @@ public final class Canvas {
     }
 
     // MARK: Internals
+
+    /// Calls `body` with the parts of `area` outside `skippedRows`: above them, then below.
+    @inline(__always)
+    private func forEachPart(of area: IntRect, _ body: (IntRect) -> Void) {
+        let skipped = skippedRows.clamped(to: area.y..<max(area.maxY, area.y))
+        if skipped.isEmpty {
+            if !area.isEmpty { body(area) }
+            return
+        }
+        if skipped.lowerBound > area.y {
+            body(IntRect(x: area.x, y: area.y, width: area.width, height: skipped.lowerBound - area.y))
+        }
+        if skipped.upperBound < area.maxY {
+            body(IntRect(x: area.x, y: skipped.upperBound, width: area.width, height: area.maxY - skipped.upperBound))
+        }
+    }
 
     private func addFlattenedFill() {
         let polylines = flattened.polylines

@@ -24,6 +24,8 @@ public final class CoverageRasterizer {
     private var coverageCapacity = 0
 
     private var clip = IntRect.empty
+    /// Rows inside the clip the shape leaves alone (another thread's, in a band with a hole).
+    private var skipped: Range<Float> = 0..<0
     private var cellStride = 0
     private var wordStride = 0
     private var touchedMinRow = Int.max
@@ -63,9 +65,12 @@ public final class CoverageRasterizer {
         _ = madvise(address, end - first, Int32(MADV_DONTNEED))
     }
 
-    /// Starts a shape whose visible part lies within `clip` (device pixels).
-    public func begin(clip: IntRect) {
+    /// Starts a shape whose visible part lies within `clip` (device pixels),
+    /// less the rows `skipping`: no cell of theirs is touched, so the sweep
+    /// paints nothing there.
+    public func begin(clip: IntRect, skipping: Range<Int> = 0..<0) {
         self.clip = clip
+        skipped = skipping.isEmpty ? 0..<0 : Float(skipping.lowerBound)..<Float(skipping.upperBound)
         let w = max(clip.width, 0), h = max(clip.height, 0)
         // Whole groups of four, the last one or two past the right side.
         cellStride = (w + 2 + 3) & ~3
@@ -113,6 +118,19 @@ public final class CoverageRasterizer {
         if y1 <= top || y0 >= bottom || width <= 0 { return }
         let edge = Edge(x0: x0, y0: y0, x1: x1, y1: y1, width: width)
         let ya = max(y0, top), yb = min(y1, bottom)
+        // Skipped rows are cut out as the clip's top and bottom are: the rows
+        // either side get the cells they get without the cut.
+        if !skipped.isEmpty && ya < skipped.upperBound && yb > skipped.lowerBound {
+            if ya < skipped.lowerBound { addPart(edge, from: ya, to: skipped.lowerBound, direction) }
+            if yb > skipped.upperBound { addPart(edge, from: skipped.upperBound, to: yb, direction) }
+            return
+        }
+        addPart(edge, from: ya, to: yb, direction)
+    }
+
+    /// Adds the part of `edge` between heights `ya` and `yb`, inside the clip's rows.
+    private func addPart(_ edge: Edge, from ya: Float, to yb: Float, _ direction: Float) {
+        let x0 = edge.x0, y0 = edge.y0, x1 = edge.x1, y1 = edge.y1, width = edge.width
         // Cut to nothing (a sliver at the clip's edge, in float): no rows to cover.
         guard yb > ya else { return }
         let xa = edge.line(at: ya), xb = edge.line(at: yb)

@@ -273,6 +273,49 @@ import Darwin
         #expect(inked > 60_000 && differing == 0, "bands of \(bandHeight) rows: \(differing) pixels differ of \(inked) inked")
     }
 
+    /// A band in two parts, the rows between skipped (another thread's):
+    /// with the rows between drawn by a second canvas, the frame drawn whole,
+    /// whatever each part holds of the shapes, the disc, a glyph mask, an
+    /// image and an opacity group; and the skipped rows never written.
+    @Test(arguments: [(100, 300), (240, 241), (0, 200), (300, 480), (238, 244)])
+    func aBandWithRowsSkippedDrawsTheFrameAroundThem(skipped: (Int, Int)) {
+        let glyph = AlphaMask(width: 40, height: 30)
+        for y in 0..<30 { for x in 0..<40 { glyph.row(y)[x] = UInt8((x * 7 + y * 11) % 256) } }
+        let image = PixelBuffer(width: 50, height: 70)
+        image.fill(Color(hex: 0x3366CC, alpha: 0.8).premultipliedPixel)
+        func draw(on canvas: Canvas) {
+            drawShapes(on: canvas)
+            var disc = Path(); disc.addCircle(center: Point(400.37, 240.61), radius: 150.2)
+            canvas.fill(disc, with: .gradient(.radial(center: Point(400.37, 240.61), radius: 150.2, stops: GradientStops(
+                GradientStop(0, Color(hex: 0x17453C)), GradientStop(1, Color(hex: 0x0B1721))))))
+            canvas.fill(mask: glyph, x: 420, y: 225, with: .solid(Color(hex: 0xE8F1F2)))
+            canvas.draw(image, x: 500, y: 200, opacity: 0.7)
+            canvas.beginGroup(opacity: 0.5)
+            var box = Path(); box.addRect(Rect(x: 30.5, y: 90.25, width: 580, height: 300))
+            canvas.fill(box, with: .solid(Color(hex: 0xF2C46C)))
+            canvas.endGroup()
+        }
+        let sentinel: UInt32 = 0xFF12_3456
+        let parts = PixelBuffer(width: 640, height: 480)
+        parts.fill(sentinel)
+        let outer = Canvas(target: parts)
+        outer.skippedRows = skipped.0..<skipped.1
+        outer.clear(.black)
+        draw(on: outer)
+        let untouched = (skipped.0..<skipped.1).allSatisfy { y in (0..<640).allSatisfy { parts[$0, y] == sentinel } }
+        #expect(untouched, "rows \(skipped.0)..<\(skipped.1) are another's")
+        let inner = Canvas(target: parts)
+        inner.clip(to: Rect(x: 0, y: Float(skipped.0), width: 640, height: Float(skipped.1 - skipped.0)))
+        inner.clear(.black)
+        draw(on: inner)
+        let reference = PixelBuffer(width: 640, height: 480)
+        let plain = Canvas(target: reference)
+        plain.clear(.black)
+        draw(on: plain)
+        let (differing, inked) = Self.compare(reference, parts)
+        #expect(inked > 60_000 && differing == 0, "rows \(skipped.0)..<\(skipped.1) skipped: \(differing) pixels differ of \(inked) inked")
+    }
+
     @Test func aShapeNeedsCellsForItsOwnBoxNotTheWholeClip() {
         // At 1920x1080 a full clip's cells are 8 MB; the shapes here span about 130 x 190.
         let canvas = Canvas(target: PixelBuffer(width: 1920, height: 1080))
