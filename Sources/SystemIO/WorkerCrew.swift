@@ -136,8 +136,3 @@ public final class WorkerCrew {
         }
     }
 }
-
-/// The processors this process may run on (its CPU affinity), at least 1.
-public enum Processors {
-    public static var available: Int { Int(radar_available_processors()) }
-}
