@@ -4,10 +4,11 @@ import Raster
 import SystemIO
 
 /// Whole frames drawn by several threads at once, a band of rows each: the
-/// loop's renderer draws the top band on the loop's thread, and each crew
-/// thread a band below with a renderer of its own (its own FreeType faces,
-/// glyph cache and scratch memory), into the same frame through a canvas
-/// clipped to its band. Every band is drawn from the same render list by the
+/// loop's renderer draws the first band (the frame's outermost rows) on the
+/// loop's thread, and each crew thread another with a renderer of its own
+/// (its own FreeType faces, glyph cache and scratch memory), into the same
+/// frame through a canvas clipped to its band and skipping the rows of the
+/// bands inside it. Every band is drawn from the same render list by the
 /// same code, and no pixel's value depends on where the clip is, so the
 /// frame is the one a single thread draws, byte for byte.
 ///
