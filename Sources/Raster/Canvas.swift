@@ -268,7 +268,13 @@ public final class Canvas {
         guard x1 > x0, y1 > y0 else { return .empty }
         // A shape the clip does not cut is rasterized relative to its own
         // box, so it draws the same pixels whatever the clip around it.
-        return IntRect(x: Int(x0), y: Int(y0), width: Int(x1 - x0), height: Int(y1 - y0))
+        var top = Int(y0), bottom = Int(y1)
+        // Rows skipped at its top or bottom are cut away as the clip's are (a
+        // row's pixels do not depend on it); a shape wholly in them is not drawn.
+        if skippedRows.contains(top) { top = skippedRows.upperBound }
+        if skippedRows.contains(bottom - 1) { bottom = skippedRows.lowerBound }
+        guard bottom > top else { return .empty }
+        return IntRect(x: Int(x0), y: top, width: Int(x1 - x0), height: bottom - top)
     }
 
     /// Draws an 8-bit coverage mask (a glyph) with its top-left at device pixel (x, y).
