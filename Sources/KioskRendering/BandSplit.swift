@@ -45,7 +45,7 @@ public final class BandSplit {
     deinit { seconds.deallocate() }
 
     /// Band `index` of `count` with the frame's height shared out evenly, top to bottom.
-    public static func even(_ index: Int, of count: Int, width: Int, height: Int) -> IntRect {
+    static func even(_ index: Int, of count: Int, width: Int, height: Int) -> IntRect {
         let top = height * index / count, bottom = height * (index + 1) / count
         return IntRect(x: 0, y: top, width: width, height: bottom - top)
     }
@@ -69,10 +69,9 @@ public final class BandSplit {
     static func rows(within distance: Int, mirrorSum m: Int, height: Int) -> Range<Int> {
         guard distance > 0 else { return 0..<0 }
         if distance == .max { return 0..<height }
-        // (m - d) / 2 < r < (m + d) / 2, m and d ≥ 0.
-        let first = (m - distance) >= 0 ? (m - distance) / 2 + 1 : -((distance - m + 1) / 2) + 1
-        let end = (m + distance + 1) / 2
-        return max(first, 0)..<min(max(end, max(first, 0)), height)
+        // m - d < 2r < m + d, m and d ≥ 0: from ⌈(m - d + 1) / 2⌉ (or 0) to ⌊(m + d - 1) / 2⌋.
+        let first = min(max(m - distance + 2, 0) / 2, height)
+        return first..<min(max((m + distance + 1) / 2, first), height)
     }
 
     /// The distance d (in half rows, |2r - m|) such that the rows at d or

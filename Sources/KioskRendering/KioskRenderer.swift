@@ -68,7 +68,7 @@ public final class KioskRenderer: TextMeasuring {
             dimmedColors = screenBrightness >= 1 ? [] : KioskStyle.allCases.map {
                 Self.readable(designedTextStyle($0).color, at: screenBrightness)
             }
-            dialLabelColors = Self.dialLabelColors(at: screenBrightness)
+            dialLabelColors = Self.lightenedDialLabels(at: screenBrightness)
         }
     }
     /// Each style's text colour at `screenBrightness`, by raw value; empty at full brightness.
@@ -77,9 +77,9 @@ public final class KioskRenderer: TextMeasuring {
     /// The colours the dial's labels are drawn in at `screenBrightness`: the
     /// rings' (and the airports') and the compass's, lightened as the card's
     /// text is, on the brightest ground each stands on.
-    public private(set) var dialLabelColors = dialLabelColors(at: 1)
+    public private(set) var dialLabelColors = lightenedDialLabels(at: 1)
 
-    static func dialLabelColors(at brightness: Double) -> (range: Color, compass: Color) {
+    static func lightenedDialLabels(at brightness: Double) -> (range: Color, compass: Color) {
         guard brightness < 1 else { return (DialPainter.rangeLabelColor, DialPainter.compassLabelColor) }
         // The rings' labels: on the disc's centre, and on their plates under the sweep.
         let rangeGrounds = [DialPainter.discCentre.premultipliedPixel] + (0..<3).map { DialPainter.rangeLabelGroundUnderSweep(ring: $0) }
