@@ -181,14 +181,14 @@ public struct ConfigurationKey: Sendable {
             }
             $0.standbyInfo = StandbyInfoChoice(showsClock: parts.contains("clock"), showsToday: parts.contains("today"))
         },
-        .init("traffic", "yes|no", "yes", "the aircraft around as blips on the sweeping dial (with a feed)") {
+        .init("traffic", "yes|no", "yes", "the aircraft around as blips on the dial (with a feed), dimmed in an overflight") {
             $0.showsTraffic = try yesNo($1, "traffic")
         },
         .init("traffic.airports", "yes|no", "yes", live: true,
               "the airports airlines serve within the dial's range (100 or more scheduled routes in the standing data) as small marks with their codes, under the blips") {
             $0.showsAirports = try yesNo($1, "traffic.airports")
         },
-        .init("traffic.range_nm", "auto|NM", "auto", "the dial's range: auto steps through 4, 8, 20 and 40 NM to fit the traffic") {
+        .init("traffic.range_nm", "auto|NM", "auto", "the dial's range: auto steps through 4, 8, 20 and 40 NM to fit the traffic (in an overflight, the card's aircraft and its four nearest neighbours)") {
             $0.trafficRangeNM = $1 == "auto" ? nil : try number($1, "traffic.range_nm", 1...250)
         },
         .init("mqtt.broker", "[mqtts://]HOST[:PORT]", "none",

@@ -28,4 +28,12 @@ public struct DialChannels: Equatable, Sendable {
 
     /// The still face's share, 0...1.
     public var stillness: Double { min(max(faceBlend / 100, 0), 1) }
+
+    /// How much of the traffic the still face keeps: enough to see where the
+    /// other aircraft are around the one the card shows, faint enough that
+    /// its marker is the brightest thing on the dial.
+    public static let stillTrafficOpacity = 0.4
+
+    /// The traffic's opacity: whole on the sweeping face, dimmed on the still one.
+    public var trafficOpacity: Double { 1 - stillness * (1 - Self.stillTrafficOpacity) }
 }

@@ -112,8 +112,9 @@ public final class KioskView {
         lastSampleTime = time
         // The face is still once the dial has settled on the overflight layout: the sweep pauses.
         // With no sweep at all (sweep = off), or no data, a settled standby draws nothing
-        // either, unless traffic moves on it: then the clock runs for the blips alone.
-        let trafficMoves = controller.state.mode == .standby && controller.showsTraffic && !controller.traffic.blips.isEmpty
+        // either, unless traffic moves on it (the still face keeps it, dimmed): then the
+        // clock runs for the blips alone.
+        let trafficMoves = controller.showsTraffic && !controller.traffic.blips.isEmpty
         if !controller.sweepRuns && !trafficMoves && !graph.isAnimating(KioskScene.dialID) {
             timeline.setPaused(true, at: time)
         } else if trafficMoves && timeline.isPaused {
@@ -195,7 +196,7 @@ public final class KioskView {
 
     /// Every aircraft's mark drawn on the dial in the frame last sampled, and
     /// where (px of this output): the shown aircraft's marker, held inside
-    /// the rim, and the traffic's blips on the sweeping face, faded with it.
+    /// the rim, and the traffic's blips, dimmed on the still face.
     public func forEachMark(_ body: (HitTarget, Double, Double) -> Void) {
         let items = graph.renderList
         guard let dial = items.first(where: { $0.id == KioskScene.dialID }) else { return }
@@ -207,9 +208,11 @@ public final class KioskView {
             let held = reach > radius && reach > 0 ? radius / reach : 1
             if let name = item.id.explicit { body(.aircraft(name), center.x + dx * held, center.y + dy * held) }
         }
-        let sweepOpacity = 1 - DialChannels(dial.custom).stillness
-        guard controller.showsTraffic && sweepOpacity * dial.opacity > Self.faintMark else { return }
-        for blip in controller.traffic.blips where blip.opacity * sweepOpacity > Self.faintMark {
+        let channels = DialChannels(dial.custom)
+        guard controller.showsTraffic && channels.trafficOpacity * dial.opacity > Self.faintMark else { return }
+        // The card's aircraft gives way to its marker as the face stills; the others stay, dimmed.
+        for blip in controller.traffic.blips
+        where blip.opacity * (blip.highlighted ? 1 - channels.stillness : channels.trafficOpacity) > Self.faintMark {
             guard let address = controller.traffic.address(ofSerial: blip.serial) else { continue }
             body(.traffic(address: address), center.x + blip.x * radius, center.y - blip.y * radius)
         }

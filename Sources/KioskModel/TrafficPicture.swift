@@ -103,8 +103,15 @@ public final class TrafficPicture {
     /// The compass bearing at the top of the dial: blips turn with it.
     public var facingDegrees = 0.0
     /// The distance of the aircraft the card shows: the range then fits it
-    /// alone (the still face shows its marker, not the traffic).
+    /// and the nearest few others (`overflightNeighbours`), which the still
+    /// face keeps, dimmed, around its marker.
     public var focusDistanceNM: Double?
+    /// How many aircraft besides the card's the overflight's range keeps on
+    /// the dial: enough to see what is around it, few enough that the dial
+    /// still closes in on an aircraft overhead.
+    public static let overflightNeighbours = 4
+    /// The nearest tracks' distances, nearest first (`chooseRange`'s, kept to reuse its storage).
+    private var nearest: [Double] = []
 
     private var rangeFrom = 20.0, rangeTo = 20.0, rangeChanged = -Double.infinity
     /// The range the rings are labelled for (the one the dial is going to).
@@ -121,6 +128,7 @@ public final class TrafficPicture {
     private func relabel() { rangeLabels = Self.ringLabels(rangeNM: rangeTo, unit: distanceUnit) }
 
     public init() {
+        nearest.reserveCapacity(Self.overflightNeighbours + 1)
         tracks.reserveCapacity(maximumBlips)
         blips.reserveCapacity(maximumBlips)
     }
@@ -186,13 +194,23 @@ public final class TrafficPicture {
     /// Whether the range is changing at `time` (the rings' labels and every blip move).
     public func rangeIsChanging(at time: Double) -> Bool { time - rangeChanged < rangeChangeSeconds }
 
-    /// The smallest step holding every aircraft; a step down only once they all fit well inside it.
+    /// The smallest step holding every aircraft (in an overflight, the
+    /// card's and its nearest neighbours); a step down only once they all
+    /// fit well inside it.
     private func chooseRange(at time: Double) {
         var next = fixedRangeNM ?? rangeTo
         if fixedRangeNM == nil {
             var farthest = 0.0
             if let focusDistanceNM {
-                farthest = focusDistanceNM
+                // The card's aircraft is among the tracks: one more than its neighbours.
+                nearest.removeAll(keepingCapacity: true)
+                for t in tracks where t.gone == nil {
+                    let d = (t.east * t.east + t.north * t.north).squareRoot()
+                    guard nearest.count <= Self.overflightNeighbours || d < nearest[nearest.count - 1] else { continue }
+                    if nearest.count > Self.overflightNeighbours { nearest.removeLast() }
+                    nearest.insert(d, at: nearest.firstIndex { $0 > d } ?? nearest.count)
+                }
+                farthest = max(focusDistanceNM, nearest.last ?? 0)
             } else {
                 for t in tracks where t.gone == nil { farthest = max(farthest, (t.east * t.east + t.north * t.north).squareRoot()) }
             }

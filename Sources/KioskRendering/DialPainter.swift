@@ -18,9 +18,12 @@ public struct DialPainter {
         public var sweepBearing: Float
         /// 1 while sweeping, 0 when the still face has replaced the sweep (the kiosk's calmer sweep less).
         public var sweepOpacity: Float
-        /// 1 while the face is live, 0 when the still face has replaced it: the
-        /// traffic fades with it, whatever the sweep's own brightness (or none).
+        /// 1 while the face is live, dimmed on the still face: the traffic
+        /// fades with the face, whatever the sweep's own brightness (or none).
         public var trafficOpacity: Float = 1
+        /// The highlighted blip's (the aircraft the card shows): 0 on the still
+        /// face, where its marker shows it.
+        public var highlightedTrafficOpacity: Float = 1
         /// The sweep's bright edge alone, without the wedge fading behind it.
         public var sweepEdgeOnly = false
         public var showsBlips: Bool

@@ -223,28 +223,34 @@ public final class KioskRenderer: TextMeasuring {
         canvas.clear(Self.background)
         sweepCache.invalidate()
         keepsSweepCache = keepingSweepCache
-        var drawnAfterDial = IntRect.empty
-        for var item in items where item.opacity > 0.001 && item.scale > 0.01 {
+        for (index, item) in items.enumerated() where item.opacity > 0.001 && item.scale > 0.01 {
             guard let style = KioskStyle(item.style) else { continue }
-            // A scale transition scales the leaf about its centre: its frame, and with it the text's size.
-            if item.scale != 1 { item.frame = item.frame.scaled(aboutCenterBy: item.scale) }
-            canvas.opacity = Float(min(item.opacity, 1))
             let damageBefore = canvas.damage
             canvas.resetDamage()
-            switch style {
-            case .dial: drawDial(item, sweepBearing: sweepBearing, minimumTextSize: minimumTextSize, in: canvas)
-            case .marker, .alertMarker, .distressMarker, .interestMarker: drawMarker(item, color: Self.alertColor(style), in: canvas)
-            case .card: drawCard(item, stroke: Self.cardStroke, width: 1, in: canvas)
-            case .alertCard, .distressCard, .interestCard: drawCard(item, stroke: Self.alertColor(style) ?? Self.alertColor, width: 3, in: canvas)
-            case .journey: drawJourney(item, in: canvas)
-            default: drawText(item, style: style, in: canvas)
+            drawLeaf(item, style: style, sweepBearing: sweepBearing, minimumTextSize: minimumTextSize, in: canvas)
+            // A leaf drawn over the dial after it (the aircraft's marker) is drawn again where a sweep frame copies the dial back.
+            if style != .dial && drawnDial != nil && !canvas.damage.intersection(sweepCache.box).isEmpty {
+                sweepCache.addOverlay(item: index, box: canvas.damage)
             }
-            if style != .dial && drawnDial != nil { drawnAfterDial = drawnAfterDial.union(canvas.damage) }
             canvas.includeDamage(damageBefore)
         }
         canvas.opacity = 1
-        // A leaf drawn over the dial after it would have to be drawn again with the sweep.
-        if !drawnAfterDial.intersection(sweepCache.box).isEmpty { sweepCache.invalidate() }
+    }
+
+    /// Draws one leaf of the render list, at its opacity and scale.
+    private func drawLeaf(_ item: RenderItem, style: KioskStyle, sweepBearing: Double, minimumTextSize: Float, in canvas: Canvas) {
+        var item = item
+        // A scale transition scales the leaf about its centre: its frame, and with it the text's size.
+        if item.scale != 1 { item.frame = item.frame.scaled(aboutCenterBy: item.scale) }
+        canvas.opacity = Float(min(item.opacity, 1))
+        switch style {
+        case .dial: drawDial(item, sweepBearing: sweepBearing, minimumTextSize: minimumTextSize, in: canvas)
+        case .marker, .alertMarker, .distressMarker, .interestMarker: drawMarker(item, color: Self.alertColor(style), in: canvas)
+        case .card: drawCard(item, stroke: Self.cardStroke, width: 1, in: canvas)
+        case .alertCard, .distressCard, .interestCard: drawCard(item, stroke: Self.alertColor(style) ?? Self.alertColor, width: 3, in: canvas)
+        case .journey: drawJourney(item, in: canvas)
+        default: drawText(item, style: style, in: canvas)
+        }
     }
 
     /// Whether an unchanged frame may be redrawn in parts (tests turn it off
@@ -292,6 +298,11 @@ public final class KioskRenderer: TextMeasuring {
             for i in 0..<7 where !box.intersection(sweepCache.labels[i]).isEmpty {
                 drawDialLabel(i, parameters, fonts: fonts, in: canvas)
             }
+            for overlay in sweepCache.overlays where overlay.item < items.count && !box.intersection(overlay.box).isEmpty {
+                let leaf = items[overlay.item]
+                guard let style = KioskStyle(leaf.style) else { continue }
+                drawLeaf(leaf, style: style, sweepBearing: sweepBearing, minimumTextSize: minimumTextSize, in: canvas)
+            }
             canvas.restore()
             damage = damage.union(box)
         }
@@ -327,7 +338,9 @@ public final class KioskRenderer: TextMeasuring {
         sprites.prepare(scale: p.scale)
         for blip in traffic.blips {
             let q = Point(p.center.x + Float(blip.x) * p.radius, p.center.y - Float(blip.y) * p.radius)
-            let alpha = UInt8(min(max(Float(blip.opacity) * p.trafficOpacity * opacity, 0), 1) * 255 + 0.5)
+            let alpha = UInt8(min(max(Self.opacity(of: blip, p) * opacity, 0), 1) * 255 + 0.5)
+            // Unseen in both frames, it changes nothing.
+            if alpha == 0 { continue }
             if blip.highlighted {
                 let reach = 14 * 1.6 * p.scale + 2
                 marks.append(BlipMark(serial: blip.serial, box: Rect(x: q.x - reach, y: q.y - reach, width: 2 * reach, height: 2 * reach).enclosingPixels,
@@ -340,8 +353,14 @@ public final class KioskRenderer: TextMeasuring {
         }
     }
 
+    /// A blip's opacity on the dial of `p`: the traffic's, dimmed on the
+    /// still face, or for the card's aircraft its highlight's, gone there.
+    private static func opacity(of blip: TrafficBlip, _ p: DialPainter.Parameters) -> Float {
+        Float(blip.opacity) * (blip.highlighted ? p.highlightedTrafficOpacity : p.trafficOpacity)
+    }
+
     /// The traffic's blips that reach `box` (all of them for a whole frame),
-    /// faded with the sweep: from the sprites on a still dial (the frames a
+    /// dimmed on the still face: from the sprites on a still dial (the frames a
     /// sweep frame follows), else drawn as paths (a gliding dial changes
     /// its scale every frame: sprites for each would be drawn and dropped).
     private func drawTraffic(_ p: DialPainter.Parameters, within box: IntRect?, sprites useSprites: Bool, in canvas: Canvas) {
@@ -350,7 +369,8 @@ public final class KioskRenderer: TextMeasuring {
         let saved = canvas.opacity
         for blip in traffic.blips {
             let q = Point(p.center.x + Float(blip.x) * p.radius, p.center.y - Float(blip.y) * p.radius)
-            let opacity = Float(blip.opacity) * p.trafficOpacity
+            let opacity = Self.opacity(of: blip, p)
+            if opacity <= 0 { continue }
             if blip.highlighted || !useSprites {
                 canvas.opacity = saved * opacity
                 dial.drawTrafficBlip(at: q, scale: p.scale, highlighted: blip.highlighted, in: canvas)
@@ -367,7 +387,7 @@ public final class KioskRenderer: TextMeasuring {
 
     /// The airports around the station: a small ring each and its code to
     /// its right, in the rings' labels' colour and size, faded with the
-    /// traffic (gone on the still face of an overflight).
+    /// traffic (dimmed on the still face of an overflight).
     private func drawAirports(_ p: DialPainter.Parameters, fonts: (compass: Font, range: Font), in canvas: Canvas) {
         guard let traffic, p.trafficOpacity > 0, !traffic.airportMarks.isEmpty else { return }
         let saved = canvas.opacity
@@ -415,7 +435,8 @@ public final class KioskRenderer: TextMeasuring {
         p.rangeLabelColor = dialLabelColors.range
         p.compassLabelColor = dialLabelColors.compass
         p.rangeLabelPlates = true
-        p.trafficOpacity = p.sweepOpacity
+        p.trafficOpacity = Float(DialChannels(item.custom).trafficOpacity)
+        p.highlightedTrafficOpacity = p.sweepOpacity
         p.facing = Float(DialChannels(item.custom).facingDegrees)
         p.sweepOpacity *= sweep.sweeps ? Float(sweep.opacity) : 0
         p.sweepEdgeOnly = sweep.style == .line

@@ -20,6 +20,16 @@ final class SweepCache {
     var labels = [IntRect](repeating: .empty, count: 7)
     /// Where the last sweep drew.
     var lastSweep = IntRect.empty
+    /// The leaves drawn over the dial after it (the aircraft's marker, a
+    /// note across the disc): their places in the render list and the
+    /// boxes they drew. A sweep frame draws each again where it copies the
+    /// dial back under it.
+    private(set) var overlays: [(item: Int, box: IntRect)] = []
+    /// More leaves over the dial than this, and a sweep frame would be most of
+    /// a whole one: the cache is dropped instead.
+    static let overlayCapacity = 4
+
+    init() { overlays.reserveCapacity(Self.overlayCapacity) }
     /// Whether a sweep frame may use it.
     private(set) var isValid = false
 
@@ -42,7 +52,17 @@ final class SweepCache {
         frame.copy(rect.intersection(box), from: pixels, sourceOrigin: (box.x, box.y))
     }
 
-    func invalidate() { isValid = false }
+    func invalidate() {
+        isValid = false
+        overlays.removeAll(keepingCapacity: true)
+    }
+
+    /// Leaf `item` of the render list drew `box` over the dial.
+    func addOverlay(item: Int, box: IntRect) {
+        guard isValid else { return }
+        guard overlays.count < Self.overlayCapacity else { return invalidate() }
+        overlays.append((item, box))
+    }
 
     /// Whether the cache was taken from `frame` and covers `rect`.
     func covers(_ rect: IntRect, in frame: PixelBuffer) -> Bool {

@@ -69,6 +69,31 @@ import Feed
         #expect(n == 0, "\(n) allocations in 180 sweeping frames with traffic")
     }
 
+    /// An overflight over Irvine with the traffic dimmed around it, moving
+    /// across feed updates: the frames between updates (blips redrawn in
+    /// their boxes, the marker again where they reach it, the card's rolls)
+    /// allocate nothing.
+    @Test(.enabled(if: AllocationCounting.works, Comment(rawValue: AllocationCounting.why)))
+    func stillFaceFramesWithTrafficAllocateNothing() throws {
+        let renderer = KioskRenderer(fonts: try FontSet())
+        let tick = FrameTick(controller: TrafficTests.overflightController(width: 800, height: 480, measure: renderer), renderer: renderer,
+                             buffer: PixelBuffer(width: 800, height: 480))
+        let capture = try TrafficTests.capture()
+        var t = 0.0
+        var n: UInt64 = 0
+        for second in 0..<7 {
+            _ = tick.controller.handle(.feed([.snapshot(TrafficTests.replay(capture, at: second))]), at: t)
+            // The first seconds glide into the overflight and warm what its frames use.
+            if second < 4 {
+                for _ in 0..<60 { tick.draw(at: t); t += 1.0 / 60 }
+            } else {
+                n += AllocationCounting.count { for _ in 0..<60 { tick.draw(at: t); t += 1.0 / 60 } }
+            }
+        }
+        #expect(tick.controller.state.mode == .overflight && tick.controller.traffic.blips.count >= 4)
+        #expect(n == 0, "\(n) allocations in 180 frames of an overflight with traffic")
+    }
+
     /// On one thread, and drawn in bands by three (each band's renderer warm).
     @Test(.enabled(if: AllocationCounting.works, Comment(rawValue: AllocationCounting.why)),
           arguments: [(800, 480, 1), (1920, 1080, 1), (800, 480, 3)])

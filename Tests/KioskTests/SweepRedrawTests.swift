@@ -2,6 +2,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+import AnimationCore
 import Raster
 @testable import KioskModel
 @testable import KioskRendering
@@ -61,6 +62,49 @@ import Raster
     @Test func sweepFramesAreWholeFramesAt800x480() throws { try check(width: 800, height: 480, frames: 120, step: 1.0 / 30) }
     @Test func sweepFramesAreWholeFramesAt1920x1080() throws { try check(width: 1920, height: 1080, frames: 48, step: 1.0 / 12) }
     @Test func sweepFramesAreWholeFramesInPortrait() throws { try check(width: 480, height: 800, frames: 120, step: 1.0 / 30) }
+
+    /// A leaf drawn over the dial after it (here the note, moved across the
+    /// disc; in an overflight the aircraft's marker) is drawn again where a
+    /// sweep frame copies the dial back: the frames are still redrawn in
+    /// boxes, and each is the whole frame's pixels. With more such leaves
+    /// than the cache keeps, whole frames.
+    @Test(arguments: [1, 5])
+    func aLeafOverTheDialIsDrawnAgainWithTheSweep(leaves: Int) throws {
+        let fonts = try FontSet()
+        let (width, height) = (800, 480)
+        let layout = KioskLayout(width: width, height: height)
+        let cachedRenderer = KioskRenderer(fonts: fonts), wholeRenderer = KioskRenderer(fonts: fonts)
+        let controller = KioskController(layout: layout, measure: cachedRenderer)
+        let cached = Canvas(target: PixelBuffer(width: width, height: height)), whole = Canvas(target: PixelBuffer(width: width, height: height))
+        var partialFrames = 0, differingFrames = 0
+        for frame in 0..<60 {
+            let t = 0.5 + Double(frame) / 30
+            _ = controller.frameNeeded(at: t)
+            var items = controller.renderList
+            let note = try #require(items.firstIndex { $0.id == NodeID("note") })
+            let dial = try #require(items.first { $0.id == KioskScene.dialID })
+            items[note].opacity = 1
+            items[note].content = .text("Receiver 192.168.1.20:30005 not answering; retrying every 5 s")
+            for k in 0..<leaves {
+                var leaf = items[note]
+                leaf.frame.y = dial.frame.midY - 40 + 20 * Double(k)
+                if k == 0 { items[note] = leaf } else { items.append(leaf) }
+            }
+            for (renderer, canvas) in [(cachedRenderer, cached), (wholeRenderer, whole)] {
+                renderer.draw(items, sweepBearing: controller.sweepBearing, minimumTextSize: Float(layout.minimumTextSize),
+                              unchanged: renderer === cachedRenderer && controller.view.renderListUnchanged, into: canvas)
+            }
+            controller.view.frameDrawn()
+            if cached.damage.area < width * height { partialFrames += 1 }
+            for y in 0..<height where memcmp(cached.target.row(y), whole.target.row(y), width * 4) != 0 { differingFrames += 1; break }
+        }
+        #expect(differingFrames == 0, "\(leaves) over the dial: \(differingFrames) of 60 frames differ from the whole frame")
+        if leaves <= 4 {
+            #expect(partialFrames >= 56, "\(partialFrames) of 60 frames redrew the sweep alone")
+        } else {
+            #expect(partialFrames == 0, "\(leaves) leaves over the dial: \(partialFrames) frames redrawn in boxes")
+        }
+    }
 
     @Test func aStillDialLooksItsSweepsAnglesUp() throws {
         let fonts = try FontSet()

@@ -160,8 +160,8 @@ import SystemIO
         #expect(picture.rangeNM == 10 && picture.rangeLabels == ("2.5", "5", "7.5 NM") && !picture.rangeIsChanging(at: 5))
     }
 
-    /// While the range glides (here from 40 NM down to an overflight's 4, and
-    /// back), the rings' labels say the scale the blips are drawn at in
+    /// While the range glides (here from 40 NM down to an overflight's 8,
+    /// which holds the card's aircraft and its four nearest neighbours, and back), the rings' labels say the scale the blips are drawn at in
     /// every frame: a blip's radius over a ring's is its distance over the
     /// ring's label, within 2 %; settled, the labels are whole again.
     @Test(arguments: [DisplayUnits.Distance.nauticalMiles, .kilometres])
@@ -173,8 +173,9 @@ import SystemIO
             r.groundSpeedKnots = 0
             return OverheadSelector.Choice(report: r, distanceNM: distance, bearingDegrees: bearing)
         }
-        let seen = [choice("near", 2.4, 30), choice("mid", 6.5, 200), choice("far", 33, 300)]
-        let distances = ["near": 2.4, "mid": 6.5, "far": 33.0]
+        let seen = [choice("near", 2.4, 30), choice("mid", 6.0, 200), choice("far", 33, 300),
+                    choice("a", 1.5, 100), choice("b", 2.0, 250), choice("c", 3.0, 340)]
+        let distances = ["near": 2.4, "mid": 6.0, "far": 33.0, "a": 1.5, "b": 2.0, "c": 3.0]
         picture.update(seen, at: 0)
         picture.sample(at: 2)
         picture.focusDistanceNM = 2.4
@@ -233,6 +234,105 @@ import SystemIO
         let metric = KioskController(layout: KioskLayout(width: 800, height: 480), units: DisplayUnits(distance: .kilometres))
         #expect(metric.ringLabels == ("10", "20", "30 km") && abs(metric.dialRangeNM * 1.852 - 40) < 1e-9)
         #expect(KioskController(layout: KioskLayout(width: 800, height: 480)).ringLabels == ("5", "10", "15 NM"))
+    }
+
+    /// The Irvine capture with LXJ440 overhead (HitTestTests' station): the
+    /// card shows it and the other aircraft stay on the still face.
+    static func overflightController(width: Int, height: Int, measure: TextMeasuring?) -> KioskController {
+        let controller = KioskController(layout: KioskLayout(width: width, height: height), measure: measure)
+        let feed = FeedInterpreter(sourceName: "replay", selector: OverheadSelector(settings: .init(station: HitTestTests.station)))
+        feed.identity.standingData = standingData()
+        controller.feed = feed
+        return controller
+    }
+
+    /// Settled on the overflight layout, the traffic is still there, dimmed:
+    /// each blip's brightest pixel is a fraction of the way from the face
+    /// without it to the blip's full green that a 0.4 opacity gives (with
+    /// its glow under its dot), where the sweeping face draws it whole.
+    @Test func theStillFaceKeepsTheTrafficDimmed() throws {
+        let fonts = try FontSet()
+        let (w, h) = (1920, 1080)
+        let renderer = KioskRenderer(fonts: fonts)
+        let controller = Self.overflightController(width: w, height: h, measure: renderer)
+        let tick = FrameTick(controller: controller, renderer: renderer, buffer: PixelBuffer(width: w, height: h))
+        _ = controller.handle(.feed([.snapshot(try Self.capture())]), at: 0)
+        for t in stride(from: 0.0, through: 4, by: 1.0 / 30) { tick.draw(at: t) }
+        #expect(controller.state.mode == .overflight)
+        let bare = Canvas(target: PixelBuffer(width: w, height: h))
+        renderer.draw(controller.renderList, sweepBearing: controller.sweepBearing, traffic: nil,
+                      minimumTextSize: Float(controller.layout.minimumTextSize), into: bare)
+        let dial = try #require(controller.renderList.first { $0.id == KioskScene.dialID })
+        let marker = try #require(controller.renderList.first { $0.id.path == "dial/marker" })
+        let radius = dial.frame.width / 2
+        let green = { (pixel: UInt32) in Double((pixel >> 8) & 0xFF) }
+        let full = green(DialPainter.bright.premultipliedPixel)
+        var fractions: [Double] = []
+        for blip in controller.traffic.blips where blip.opacity >= 1 && !blip.highlighted && hypot(blip.x, blip.y) < 0.9 {
+            let (x, y) = (dial.frame.midX + blip.x * radius, dial.frame.midY - blip.y * radius)
+            // Alone: no other blip's glow or the marker within reach.
+            let others = controller.traffic.blips.filter { $0.serial != blip.serial && hypot($0.x - blip.x, $0.y - blip.y) * radius < 24 }
+            guard others.isEmpty, hypot(marker.frame.x - x, marker.frame.y - y) > 40 else { continue }
+            var brightest = 0.0
+            for dy in -3...3 {
+                for dx in -3...3 {
+                    let (px, py) = (Int(x) + dx, Int(y) + dy)
+                    let ground = green(bare.target.row(py)[px])
+                    brightest = max(brightest, (green(tick.frame.row(py)[px]) - ground) / (full - ground))
+                }
+            }
+            fractions.append(brightest)
+        }
+        fractions.sort()
+        #expect(fractions.count >= 2, "blips alone on the still face: \(fractions.count)")
+        let median = fractions.isEmpty ? 0 : fractions[fractions.count / 2]
+        #expect(median > 0.3 && median < 0.65, "the still face's blips reach \(median) of their full green (\(fractions))")
+    }
+
+    /// Settled on the overflight layout with the traffic moving across feed
+    /// updates: the loop keeps drawing for the blips, each frame with no
+    /// roll is redrawn in boxes around what moved (the marker over the dial
+    /// drawn again where one reaches it), and every frame is the whole
+    /// frame's pixels.
+    @Test func stillFaceFramesWithTrafficAreWholeFrames() throws {
+        let fonts = try FontSet()
+        let capture = try Self.capture()
+        let (w, h) = (800, 480)
+        let cachedRenderer = KioskRenderer(fonts: fonts)
+        let cached = FrameTick(controller: Self.overflightController(width: w, height: h, measure: cachedRenderer), renderer: cachedRenderer,
+                               buffer: PixelBuffer(width: w, height: h))
+        let wholeRenderer = KioskRenderer(fonts: fonts)
+        wholeRenderer.redrawsInParts = false
+        let wholeController = Self.overflightController(width: w, height: h, measure: wholeRenderer)
+        let whole = Canvas(target: PixelBuffer(width: w, height: h))
+        var differing = 0, partial = 0, drawnInBoxes = 0, largest = 0, wanted = 0
+        for frame in 0..<240 {
+            let t = Double(frame) / 30
+            if frame % 30 == 0 {
+                let snapshot = Self.replay(capture, at: frame / 30)
+                for c in [cached.controller, wholeController] { _ = c.handle(.feed([.snapshot(snapshot)]), at: t) }
+            }
+            if cached.view.frameNeeded(at: t) { wanted += 1 }
+            cached.draw(at: t)
+            _ = wholeController.frameNeeded(at: t)
+            wholeRenderer.draw(wholeController.renderList, sweepBearing: wholeController.sweepBearing, traffic: wholeController.traffic,
+                               minimumTextSize: Float(wholeController.layout.minimumTextSize),
+                               unchanged: wholeController.renderListUnchanged, into: whole)
+            wholeController.frameDrawn()
+            guard frame >= 90 else { continue }   // settled: 3 s on
+            let damage = cached.canvas.damage.area
+            if damage < w * h {
+                partial += 1
+                if damage > 0 { drawnInBoxes += 1; largest = max(largest, damage) }
+            }
+            for y in 0..<h where memcmp(cached.frame.row(y), whole.target.row(y), w * 4) != 0 { differing += 1; break }
+        }
+        #expect(cached.controller.state.mode == .overflight)
+        #expect(wanted == 240, "the loop draws for the moving blips: \(wanted) of 240 frames wanted")
+        #expect(differing == 0, "\(differing) of 150 settled frames differ from the whole frame")
+        // Whole frames while a feed update's new numbers roll.
+        #expect(partial >= 30 && drawnInBoxes >= 20, "redrawn in boxes: \(partial) of 150, \(drawnInBoxes) drawing something")
+        #expect(largest * 3 < w * h, "boxes of up to \(largest) pixels")
     }
 }
 
