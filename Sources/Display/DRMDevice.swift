@@ -25,6 +25,9 @@ public final class DRMDevice {
         public let modes: [Mode]
         public let encoderID: UInt32
         public let possibleCRTCs: UInt32
+        /// The screen's visible size as the connector reports it (from the
+        /// panel's EDID or the driver), mm; 0 when unknown.
+        public let widthMM: Int, heightMM: Int
         /// The preferred mode, else the first.
         public var preferredMode: Mode? { modes.first { $0.preferred } ?? modes.first }
     }
@@ -91,7 +94,8 @@ public final class DRMDevice {
             }
             result.append(Connector(id: c.pointee.connector_id, name: "\(typeName)-\(c.pointee.connector_type_id)",
                                     status: Self.status(c.pointee.connection), modes: modes,
-                                    encoderID: c.pointee.encoder_id, possibleCRTCs: possible))
+                                    encoderID: c.pointee.encoder_id, possibleCRTCs: possible,
+                                    widthMM: Int(c.pointee.mmWidth), heightMM: Int(c.pointee.mmHeight)))
         }
         return result
     }

@@ -36,6 +36,10 @@ public final class DRMOutput: Presenter {
     public var width: Int { frame.width }
     public var height: Int { frame.height }
     public var refreshRate: Double { mode.refreshRate }
+    public var physicalSize: (width: Int, height: Int)? {
+        guard connector.widthMM > 0, connector.heightMM > 0 else { return nil }
+        return rotation.swapsAxes ? (connector.heightMM, connector.widthMM) : (connector.widthMM, connector.heightMM)
+    }
     public var name: String {
         "\(connector.name) on \(device.path), \(mode)" + (keepsCurrentMode ? " (kept)" : "") + (format == .xrgb8888 ? "" : " \(format.rawValue)")
             + (rotation == .upright ? "" : ", turned \(rotation.degrees)°" + (planeRotation != nil ? " by the plane" : ""))

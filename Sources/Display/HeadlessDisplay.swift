@@ -10,6 +10,8 @@ public final class HeadlessDisplay: Presenter {
     public let frame: PixelBuffer
     public let recorder: Y4MWriter?
     public private(set) var framesPresented = 0
+    /// A picture in a file has no size on a screen.
+    public var physicalSize: (width: Int, height: Int)? { nil }
     public var name: String { "headless \(width)x\(height)@\(refreshRate.formatted)" }
 
     public init(width: Int, height: Int, refreshRate: Double, recordTo path: String? = nil) throws {

@@ -13,6 +13,9 @@ public protocol Presenter: AnyObject {
     var height: Int { get }
     /// Refreshes per second of the mode (or the simulated rate).
     var refreshRate: Double { get }
+    /// The picture's visible size on the screen as the display reports it,
+    /// mm, turned with the picture; nil when it does not say (headless).
+    var physicalSize: (width: Int, height: Int)? { get }
     /// A human-readable name for logs and STATUS= (connector, or "headless").
     var name: String { get }
     /// The frame to draw the next picture into. Its contents are the last

@@ -84,7 +84,7 @@ public enum KioskRun {
         }
         let renderer = KioskRenderer(fonts: fonts)
         renderer.drawWholeFrames(threads: config.renderThreads ?? KioskConfiguration.automaticRenderThreads(available: Processors.available))
-        let controller = KioskController(layout: KioskLayout(width: presenter.width, height: presenter.height), measure: renderer,
+        let controller = KioskController(layout: config.layout(for: presenter, output: 0), measure: renderer,
                                          units: config.units, attribution: config.feed?.attribution)
         controller.keyMap = config.keyMap
         controller.feed = interpreter
@@ -94,7 +94,10 @@ public enum KioskRun {
         controller.showsAirports = config.showsAirports
         controller.placeAirports()
         controller.setSweep(config.sweep, at: 0)
-        for shown in presenters { Log.line("radar-kiosk: showing on \(shown.name)" + (headless?.recorder.map { ", recording to \($0.path)" } ?? "")) }
+        for (index, shown) in presenters.enumerated() {
+            Log.line("radar-kiosk: showing on \(shown.name)" + (headless?.recorder.map { ", recording to \($0.path)" } ?? "")
+                     + config.layout(for: shown, output: index).readingSummary)
+        }
         let timeZone = getenv("TZ").map { String(cString: $0) }
         if let problem = TimeZoneSetting.problem(timeZone, zoneDirectory: getenv("TZDIR").map { String(cString: $0) } ?? "/usr/share/zoneinfo") {
             Log.line("radar-kiosk: \(problem)")

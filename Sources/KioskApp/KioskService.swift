@@ -56,9 +56,9 @@ final class KioskService {
     func show(_ card: DRMCard, at time: Double) {
         session = card
         let outputs = card.outputs
-        if loop.tick.presenter !== outputs[0] { loop.tick.adopt(outputs[0], at: time) }
-        for output in outputs.dropFirst() {
-            let view = controller.addView(layout: KioskLayout(width: output.width, height: output.height), at: time)
+        if loop.tick.presenter !== outputs[0] { loop.tick.adopt(outputs[0], layout: configuration.layout(for: outputs[0], output: 0), at: time) }
+        for (index, output) in outputs.enumerated().dropFirst() {
+            let view = controller.addView(layout: configuration.layout(for: output, output: index), at: time)
             let renderer = KioskRenderer(fonts: loop.tick.renderer.fonts)
             renderer.drawWholeFrames(threads: loop.tick.renderer.threads)
             loop.add(FrameTick(controller: controller, view: view, renderer: renderer, presenter: output))

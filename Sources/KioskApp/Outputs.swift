@@ -25,7 +25,8 @@ public func outputsCommand(free: Bool) -> Int32 {
         for c in connectors {
             let crtc = device.currentCRTC(of: c)
             let current = crtc.flatMap { device.currentMode(ofCRTC: $0) }
-            print("  \(c.name): \(c.status.rawValue)" + (current.map { ", showing \($0)" } ?? ""))
+            print("  \(c.name): \(c.status.rawValue)" + (c.widthMM > 0 && c.heightMM > 0 ? ", \(c.widthMM)x\(c.heightMM) mm" : "")
+                  + (current.map { ", showing \($0)" } ?? ""))
             for m in c.modes { print("    \(m)") }
         }
     }

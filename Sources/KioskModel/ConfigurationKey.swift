@@ -51,6 +51,12 @@ public struct ConfigurationKey: Sendable {
         .init("refresh", flag: "--refresh", "HZ", "preferred mode", "the mode's refresh rate (headless: the simulated rate, 60)") {
             $0.refresh = try number($1, "refresh", 1...240)
         },
+        .init("panel_mm", "auto|WxH[, WxH]", "auto", "the panel's visible size in mm, as its mode stands (before rotation; with several outputs, one for all or one each); auto: as the display reports it (a headless display has none). With it and viewing_distance_m the card's type is sized for the distance") {
+            $0.panelSizes = $1.lowercased() == "auto" ? [] : try list($1, "panel_mm", maximum: KioskConfiguration.maximumOutputs) { try panelSize($0, "panel_mm") }
+        },
+        .init("viewing_distance_m", flag: "--viewing-distance", "M", "2.5", "how far away the kiosk is read, metres: where the panel's size is known and the callsign's capitals would be under 15 arc-minutes there (or the altitude's under 12), the card shows four rows at the sizes the distance needs") {
+            $0.viewingDistanceMetres = try number($1, "viewing_distance_m", ViewingGeometry.plausibleDistance)
+        },
         .init("rotation", flag: "--rotate", "0|90|180|270[, …]", "0", "turn the picture clockwise for a panel mounted sideways or upside down (size stays the panel's mode; with several outputs, one for all or one each)") {
             let turns = try list($1, "rotation", maximum: KioskConfiguration.maximumOutputs) { text in
                 guard let degrees = Int(text), let r = DisplayRotation(degrees: degrees) else {
@@ -409,6 +415,14 @@ public struct ConfigurationKey: Sendable {
             throw ConfigurationError("\(key): expected WIDTHxHEIGHT, each 16...8192 (e.g. 1920x1080), not '\(value)'")
         }
         return PixelSize(width: w, height: h)
+    }
+
+    public static func panelSize(_ value: String, _ key: String) throws -> PanelSize {
+        let parts = value.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = decimal(parts[0]), let h = decimal(parts[1]), (20...5000).contains(w), (20...5000).contains(h) else {
+            throw ConfigurationError("\(key): expected WIDTHxHEIGHT in mm, each 20...5000 (e.g. 154x86 for a 7-inch panel), not '\(ExternalText.oneLine(value, maximumBytes: 40))'")
+        }
+        return PanelSize(width: w, height: h)
     }
 
     /// A plain decimal (no hex, exponents, `nan` or `inf`).

@@ -102,6 +102,24 @@ public struct PixelSize: Equatable, Sendable, CustomStringConvertible {
     public var description: String { "\(width)x\(height)" }
 }
 
+/// A panel's visible size, mm, as its mode stands (before any rotation).
+public struct PanelSize: Equatable, Sendable, CustomStringConvertible {
+    public var width: Double
+    public var height: Double
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
+    public var description: String { "\(width.clean)x\(height.clean) mm" }
+
+    /// The size as a picture of `width` x `height` px stands on it: turned
+    /// when the picture is turned a quarter from the mode.
+    public func standing(width: Int, height: Int) -> PanelSize {
+        (self.width > self.height) != (width > height) && self.width != self.height && width != height
+            ? PanelSize(width: self.height, height: self.width) : self
+    }
+}
+
 /// The configuration file (default /etc/radar-kiosk/radar-kiosk.conf):
 /// `key = value` lines, `#` comments, every key optional. Command-line flags
 /// override it. Each key, its flag, its form and its meaning are one row of
@@ -116,6 +134,10 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var refresh: Double?
     /// The turns asked for: none (upright), one for every output, or one each.
     public var rotations: [DisplayRotation] = []
+    /// Each panel's size, mm (empty: as the display reports it).
+    public var panelSizes: [PanelSize] = []
+    /// How far away the kiosk is read, metres: the card's type is sized for it.
+    public var viewingDistanceMetres = 2.5
     public var pixelFormat = ScanoutPixelFormat.xrgb8888
     /// Threads drawing a whole frame; nil: `automaticRenderThreads`.
     public var renderThreads: Int?
@@ -220,13 +242,27 @@ public struct KioskConfiguration: Equatable, Sendable {
                               rotation: pick(rotations) ?? .upright)
     }
 
+    /// The layout of output `index` showing `presenter`'s picture: its size,
+    /// and how it is seen (`panel_mm`, else the size the display reports,
+    /// at `viewing_distance_m`).
+    public func layout(for presenter: Presenter, output index: Int) -> KioskLayout {
+        let (width, height) = (presenter.width, presenter.height)
+        // Given as the mode stands: turned with a picture that stands the other way.
+        let panel = (panelSizes.count > index ? panelSizes[index] : panelSizes.count == 1 ? panelSizes[0] : nil)?.standing(width: width, height: height)
+        let size = panel ?? presenter.physicalSize.map { PanelSize(width: Double($0.width), height: Double($0.height)) }
+        let viewing = size.flatMap {
+            ViewingGeometry(distanceMetres: viewingDistanceMetres, widthMM: $0.width, heightMM: $0.height, width: width, height: height)
+        }
+        return KioskLayout(width: width, height: height, viewing: viewing)
+    }
+
     /// How many outputs are shown: those named, else the first connected one.
     public var outputCount: Int { max(outputs.count, 1) }
 
     /// What is wrong between `output`, `size` and `rotation`: a list of sizes or turns that is not one per output.
     var outputProblems: [String] {
         var problems: [String] = []
-        for (key, count) in [("size", sizes.count), ("rotation", rotations.count)] where count > 1 && count != outputCount {
+        for (key, count) in [("size", sizes.count), ("rotation", rotations.count), ("panel_mm", panelSizes.count)] where count > 1 && count != outputCount {
             problems.append("\(key) gives \(count) values for \(outputCount) output\(outputCount == 1 ? "" : "s") (one for all, or one each)")
         }
         return problems

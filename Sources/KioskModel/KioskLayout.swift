@@ -17,13 +17,23 @@ public struct KioskLayout: Equatable, Sendable {
     /// the card's area: the card appears only then, so no frame shows the card
     /// over the moving dial.
     public private(set) var cardRevealDelay = 0.0
+    /// How the screen is seen, when the panel's size is known.
+    public let viewing: ViewingGeometry?
+    /// The card for a reader across the room, where the design's is too
+    /// small at the viewing distance; nil: the design's card.
+    public private(set) var distantCard: DistantCard?
 
-    public init(width: Int, height: Int) {
+    public init(width: Int, height: Int, viewing: ViewingGeometry? = nil) {
         self.width = Double(width)
         self.height = Double(height)
+        self.viewing = viewing
         isPortrait = height > width
         isNarrowLandscape = !isPortrait && Double(width) < 1.5 * Double(height)
         scale = isPortrait ? min(Double(width) / 1080, Double(height) / 1920) : min(Double(height) / 1080, Double(width) / 1920 * 1.25)
+        if let viewing {
+            distantCard = DistantCard(width: self.width, height: self.height, isPortrait: isPortrait, minimumTextSize: minimumTextSize,
+                                      designSizes: (textSize(72, scale: cardScale), textSize(40, scale: cardScale)), viewing: viewing)
+        }
         cardRevealDelay = firstTimeDialClearsCard()
     }
 
@@ -46,8 +56,19 @@ public struct KioskLayout: Equatable, Sendable {
         return t
     }
 
+    /// How the card is read here, for the log: nothing without a panel size,
+    /// else the distance and which card it gets.
+    public var readingSummary: String {
+        guard let viewing else { return "" }
+        let metres = (viewing.distanceMetres * 10).rounded() / 10
+        let mm = PanelSize(width: viewing.panelMillimetres.width, height: viewing.panelMillimetres.height).description
+        guard let distantCard else { return ", \(mm) read from \(metres) m: the full card" }
+        return ", \(mm) read from \(metres) m: the card for the distance (callsign \(Int(distantCard.callsignSize)) px)"
+    }
+
     /// The dial's square frame for a mode.
     public func dialFrame(_ mode: KioskState.Mode) -> AnimatableRect {
+        if mode == .overflight, let distantCard { return distantCard.dialFrame }
         let (cx, cy, r): (Double, Double, Double)
         if isPortrait {
             switch mode {
@@ -65,7 +86,10 @@ public struct KioskLayout: Equatable, Sendable {
     }
 
     /// The aircraft card's frame (the same in both modes: it fades, it does not travel).
-    public var cardFrame: AnimatableRect {
+    public var cardFrame: AnimatableRect { distantCard?.frame ?? designCardFrame }
+
+    /// The design's card's frame.
+    private var designCardFrame: AnimatableRect {
         if isPortrait {
             return AnimatableRect(x: 0.06 * width, y: 0.50 * height, width: 0.88 * width, height: 0.44 * height)
         }
@@ -90,7 +114,7 @@ public struct KioskLayout: Equatable, Sendable {
 
     /// Scale of the card's contents: its design is 691 x 648 px (1080p).
     public var cardScale: Double {
-        let card = cardFrame
+        let card = designCardFrame
         return min(card.height / 648, card.width / 600)
     }
 
@@ -99,6 +123,7 @@ public struct KioskLayout: Equatable, Sendable {
         switch mode {
         case .standby: return (40 * scale, 60 * scale)
         case .overflight:
+            if let distantCard { return (distantCard.frame.x + distantCard.inset, distantCard.baselines.status) }
             let card = cardFrame, s = cardScale
             return (card.x + 40 * s, card.y + 60 * s)
         }

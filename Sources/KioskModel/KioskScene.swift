@@ -154,6 +154,10 @@ public enum KioskScene {
                                       content: .text(fitted(lines.second, size: detailsSize, width: lineWidth, measure: measure)),
                                       style: KioskStyle.route.leafStyle,
                                       transition: aircraftTransition, animationOverride: cardAnimation, isDecorative: !overflight))
+        // The details' second line: the distant card's, where they wrap.
+        leaves.append(LeafDescription(id: NodeID("card/details2", id: identity), frame: textFrame(x: x, baseline: card.y + 240 * s, size: detailsSize),
+                                      opacity: 0, content: .text(""), style: KioskStyle.route.leafStyle,
+                                      transition: aircraftTransition, animationOverride: cardAnimation, isDecorative: true))
         let values = valueTexts(numbers, units: units)
         for (i, row) in rows.enumerated() {
             let baseline = card.y + row.baseline * s
@@ -188,6 +192,9 @@ public enum KioskScene {
                                                                                 size: layout.textSize(20, scale: layout.scale)),
                                           opacity: overflight ? 0 : 1, content: .text(attribution), style: KioskStyle.credit.leafStyle,
                                           isDecorative: overflight))
+        }
+        if let distant = layout.distantCard {
+            distant.lay(&leaves, lines: identityLines(aircraft), overflight: overflight, unknownAircraft: overflight && aircraft == nil, measure: measure)
         }
         // Back to standby before the card came in (a change of mind): its
         // fade-in, still waiting on its delay, would start under the fade-out
@@ -452,6 +459,23 @@ public enum KioskScene {
             if measure.width(of: candidate, style: .route, size: size) <= width { low = mid } else { high = mid - 1 }
         }
         return String(characters[0..<low]).trimmed() + "…"
+    }
+
+    /// `line` on at most two lines of `width` at `size`: whole on the first
+    /// where it fits, else broken after the last " · " (else space) that
+    /// leaves a first line that fits, the rest fitted to the second.
+    static func wrapped(_ line: String, size: Double, width: Double, measure: TextMeasuring?) -> (first: String, second: String) {
+        let whole = fitted(line, size: size, width: width, measure: measure)
+        if whole == line { return (line, "") }
+        for separator in [" · ", " "] {
+            var breaks = line.ranges(of: separator)
+            while let last = breaks.popLast() {
+                let first = String(line[..<last.lowerBound])
+                guard fitted(first, size: size, width: width, measure: measure) == first else { continue }
+                return (first, fitted(String(line[last.upperBound...]), size: size, width: width, measure: measure))
+            }
+        }
+        return (whole, "")
     }
 
     /// The four values with the number each rolls by.

@@ -2,6 +2,10 @@ import AnimationCore
 
 /// The renderer's styles for the scene's leaves.
 public enum KioskStyle: Int, Sendable, CaseIterable {
+    /// The height of the kiosk's faces' capitals (B612's), per em: what a
+    /// reader sees of a line of capitals and digits.
+    public static let capHeightPerEm = 0.75
+
     case dial, marker, card, status, callsign, route, rowLabel, rowValue, note
     /// The card, its title and the aircraft's mark for an alert of urgency
     /// (amber: 7600, minimum fuel), of distress (red: 7500, 7700) and of

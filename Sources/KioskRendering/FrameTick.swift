@@ -65,10 +65,10 @@ public final class FrameTick {
         view.frameDrawn()
     }
 
-    /// Moves to another presenter (a display that appeared): laid out for its size at once.
-    public func adopt(_ next: Presenter, at time: Double) {
+    /// Moves to another presenter (a display that appeared), laid out for it (`layout`) at once.
+    public func adopt(_ next: Presenter, layout: KioskLayout, at time: Double) {
         presenter = next
         canvas = Canvas(target: next.frame)
-        view.resize(KioskLayout(width: next.width, height: next.height), at: time)
+        view.resize(layout, at: time)
     }
 }

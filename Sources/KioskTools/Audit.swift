@@ -30,15 +30,18 @@ public enum Audit {
 
     /// Problems found for one size and state, one line each.
     public static func problems(width: Int, height: Int, state: KioskState, fonts: FontSet, units: DisplayUnits = DisplayUnits(),
-                                facing: Double? = nil, standbyInfo: StandbyInfo = .none, brightness: Double = 1) -> [String] {
+                                facing: Double? = nil, standbyInfo: StandbyInfo = .none, brightness: Double = 1,
+                                viewing: ViewingGeometry? = nil) -> [String] {
         let renderer = KioskRenderer(fonts: fonts)
         renderer.screenBrightness = brightness
-        let controller = KioskController(layout: KioskLayout(width: width, height: height), initial: state, measure: renderer, units: units)
+        let controller = KioskController(layout: KioskLayout(width: width, height: height, viewing: viewing), initial: state,
+                                         measure: renderer, units: units)
         controller.setStationView(facing: facing, elevationFeet: 0, at: 0)
         controller.setStandbyInfo(standbyInfo, at: 0)
         _ = controller.frameNeeded(at: 0)
-        let place = "\(width)x\(height) \(state.mode.rawValue)" + (facing.map { " facing \(Int($0))°" } ?? "")
+        var place = "\(width)x\(height) \(state.mode.rawValue)" + (facing.map { " facing \(Int($0))°" } ?? "")
             + (brightness < 1 ? " dimmed to \(Int((brightness * 100).rounded())) %" : "")
+        if let viewing { place += " read from \(rounded(viewing.distanceMetres)) m" }
         var found = problems(in: controller.renderList, layout: controller.layout, renderer: renderer, place: place)
         if controller.layout.cardRevealDelay > longestRevealDelay {
             found.append("\(place): the card waits \(rounded(controller.layout.cardRevealDelay)) s for the dial to clear it, more than \(longestRevealDelay) s")
@@ -158,6 +161,15 @@ public enum Audit {
                 if Double(ink) < needed {
                     found.append("\(place): \(item.id) is drawn \(ink) px tall, below the \(rounded(needed)) px capitals of the \(rounded(minimum)) px minimum")
                 }
+                // Read across the room: the callsign and the altitude as tall at the eye as the distant card's
+                // sizes ask, or a line as wide as the card (a callsign of the widest letters, set smaller to fit).
+                let advance = renderer.width(of: text, style: style, size: item.frame.height)
+                let fillsTheCard = card.map { advance >= 0.95 * ($0.width - 2 * (layout.distantCard?.inset ?? 40 * layout.cardScale)) } ?? false
+                if let viewing = layout.viewing, let arcMinutes = readingArcMinutes[item.id.path], !fillsTheCard,
+                   Double(ink) < viewing.pixels(arcMinutes: arcMinutes) - 1 {
+                    found.append("\(place): \(item.id) is drawn \(ink) px tall, \(rounded(viewing.arcMinutes(pixels: Double(ink)))) arc-minutes "
+                                 + "at \(rounded(viewing.distanceMetres)) m, below \(rounded(arcMinutes))")
+                }
             }
             // Sample the background over the text's line box.
             let color = look.color.withAlpha(look.color.alpha * Float(item.opacity)).premultipliedPixel
@@ -181,6 +193,11 @@ public enum Audit {
         }
         return found
     }
+
+    /// The arc-minutes at the reader's eye the card's two most read lines
+    /// must stand (their ink, capitals and digits) when the audit is told
+    /// how the screen is seen.
+    static let readingArcMinutes = ["card/callsign": DistantCard.callsignArcMinutes, "card/row0/value": DistantCard.altitudeArcMinutes]
 
     /// Whether the dial's disc (the circle in its square frame) reaches into a box: its centre's nearest point in the box lies inside it.
     static func discReaches(_ disc: AnimatableRect, left: Double, top: Double, right: Double, bottom: Double) -> Bool {
@@ -256,12 +273,14 @@ public enum Audit {
     public static func run(_ args: ParsedArguments) throws -> Int32 {
         let fonts = try FontSet(directory: args.value("--fonts"))
         let sizes = try (args.all("--size").isEmpty ? sizes : args.all("--size")).map { try parseSize($0) }
+        if args.value("--panel-mm") != nil && sizes.count != 1 { throw ArgumentError("--panel-mm is one panel's: give it one --size") }
         var total = 0
         for size in sizes {
+            let viewing = try Render.viewing(PixelSize(width: size.width, height: size.height), args)
             for state in [KioskState.standby, sampleOverflight, longestOverflight, alertOverflight, longestPassage] {
                 for units in unitChoices {
                     let problems = problems(width: size.width, height: size.height, state: state, fonts: fonts, units: units,
-                                            standbyInfo: longestStandbyInfo(units))
+                                            standbyInfo: longestStandbyInfo(units), viewing: viewing)
                     total += problems.count
                     for p in problems { print(p) }
                     if problems.isEmpty {
@@ -273,7 +292,7 @@ public enum Audit {
             // Dimmed at night (the default level): the card's text still reads.
             let night = ScreenPolicy().nightBrightness
             for state in [KioskState.standby, sampleOverflight, longestOverflight, alertOverflight, longestPassage] {
-                let problems = problems(width: size.width, height: size.height, state: state, fonts: fonts, brightness: night)
+                let problems = problems(width: size.width, height: size.height, state: state, fonts: fonts, brightness: night, viewing: viewing)
                 total += problems.count
                 for p in problems { print(p) }
                 if problems.isEmpty { print("\(size.width)x\(size.height) \(state.mode.rawValue) dimmed to \(Int(night * 100)) %: ok") }
@@ -281,7 +300,7 @@ public enum Audit {
             // The dial turned to face a window, with its card's words for where to look.
             for facing in facings {
                 for state in [KioskState.standby, sampleOverflight] {
-                    let problems = problems(width: size.width, height: size.height, state: state, fonts: fonts, facing: facing)
+                    let problems = problems(width: size.width, height: size.height, state: state, fonts: fonts, facing: facing, viewing: viewing)
                     total += problems.count
                     for p in problems { print(p) }
                     if problems.isEmpty { print("\(size.width)x\(size.height) \(state.mode.rawValue) facing \(Int(facing))°: ok") }

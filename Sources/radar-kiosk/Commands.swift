@@ -40,6 +40,8 @@ enum RadarKioskCommand {
             .init("--at", value: "SECONDS", "time since the transition started"),
             .init("--overflight-log", value: "FILE", "standby's corner as it reads 12 minutes after this log's last overflight"),
             .init("--brightness", value: "PERCENT", "drawn as night dims a panel without a backlight (1-100)"),
+            .init("--panel-mm", value: "WxH", "the panel's visible size in mm (panel_mm): the card's type sized for --viewing-distance"),
+            .init("--viewing-distance", value: "M", "with --panel-mm: how far away it is read (viewing_distance_m, default 2.5)"),
             pictureSize, pngOut,
             fonts,
         ]),
@@ -73,6 +75,8 @@ enum RadarKioskCommand {
         ]),
         CommandSpec("audit", "Check text contrast, sizes and decorative tagging of the scene at a size.", flags: [
             .init("--size", value: "WxH", repeatable: true, "sizes to audit (default all supported layouts)"),
+            .init("--panel-mm", value: "WxH", "with one --size: the panel's size in mm; the callsign and altitude must read at --viewing-distance"),
+            .init("--viewing-distance", value: "M", "with --panel-mm: how far away it is read (default 2.5)"),
             fonts,
         ]),
     ]

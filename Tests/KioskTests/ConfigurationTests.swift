@@ -13,6 +13,8 @@ import Input
     size = 1280x720
     refresh = 60
     rotation = 270
+    panel_mm = 154x86
+    viewing_distance_m = 3.5
     pixel_format = rgb565
     render.threads = 3
     fonts = /usr/local/share/radar-kiosk/fonts
@@ -93,6 +95,7 @@ import Input
         #expect(problems.isEmpty, "\(problems)")
         #expect(c.display == .drm && c.output == "HDMI-A-1" && c.size == PixelSize(width: 1280, height: 720) && c.refresh == 60)
         #expect(c.rotation == .threeQuarterTurn && c.pixelFormat == .rgb565)
+        #expect(c.panelSizes == [PanelSize(width: 154, height: 86)] && c.viewingDistanceMetres == 3.5)
         #expect(c.fonts == "/usr/local/share/radar-kiosk/fonts" && c.socket == "/run/radar-kiosk/control.sock")
         #expect(c.feedCAFile == "/etc/radar-kiosk/receiver-ca.pem")
         #expect(c.feed == .file("/run/readsb/aircraft.json") && c.station == GeoPoint(latitude: 51.47, longitude: -0.4543))
@@ -268,6 +271,13 @@ import Input
         ])
         #expect(KioskConfiguration.parse("render.threads = 9", name: "k.conf").1 == ["k.conf:1: render.threads: expected a number in 1...8, not '9'"])
         #expect(KioskConfiguration.parse("render.threads = auto", name: "k.conf").0.renderThreads == nil)
+        // A panel's size and a distance that are not one.
+        #expect(KioskConfiguration.parse("panel_mm = 0x0\nviewing_distance_m = nan\npanel_mm = auto", name: "k.conf").1 == [
+            "k.conf:1: panel_mm: expected WIDTHxHEIGHT in mm, each 20...5000 (e.g. 154x86 for a 7-inch panel), not '0x0'",
+            "k.conf:2: viewing_distance_m: expected a number in 0.3...20, not 'nan'",
+            "k.conf:3: panel_mm is set again (first on line 1)",
+        ])
+        #expect(KioskConfiguration.parse("panel_mm = auto", name: "k.conf").0.panelSizes.isEmpty)
         #expect(KioskConfiguration.automaticRenderThreads(available: 2) == 2 && KioskConfiguration.automaticRenderThreads(available: 16) == 4)
         let (_, missing) = KioskConfiguration.parse("feed = sbs://receiver:30003", name: "k.conf")
         #expect(missing == ["k.conf: feed is set but station is not (distances need the kiosk's position)"])

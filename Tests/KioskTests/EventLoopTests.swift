@@ -14,6 +14,7 @@ import Glibc
 /// driver goes away: the loop must end with the error (systemd restarts the
 /// kiosk), never carry on showing nothing.
 final class FailingPresenter: Presenter {
+    var physicalSize: (width: Int, height: Int)? { nil }
     let width: Int, height: Int
     let refreshRate = 240.0
     let name = "failing"

@@ -304,9 +304,16 @@ class Tests:
         """Waits until the kiosk's log holds `text`; whether it does."""
         return self.wait_until(lambda: text in self.kiosk_log(), timeout)[0]
 
+    # The screens are compared with the full card render draws (a reader at arm's length): QEMU's
+    # displays report a size (100 dpi), which at the default 2.5 m asks for the card for the distance.
+    # That card has a test of its own (distance_card).
+    @staticmethod
+    def read_close(args):
+        return args if "--viewing-distance" in args else args + " --viewing-distance 0.6"
+
     def start_kiosk(self, args):
         self.vm.sh("rm -f /tmp/kiosk.log")
-        self.vm.sh(f"(radar-kiosk run {args} > /tmp/kiosk.log 2>&1; echo exit=$? >> /tmp/kiosk.log) &")
+        self.vm.sh(f"(radar-kiosk run {self.read_close(args)} > /tmp/kiosk.log 2>&1; echo exit=$? >> /tmp/kiosk.log) &")
         deadline = time.time() + 60
         while "first frame on" not in self.kiosk_log():
             if time.time() > deadline or "exit=" in self.kiosk_log():
@@ -368,6 +375,7 @@ class Tests:
         self.stop_kiosk("TERM")
         self.check("a size the console's mode lacks is set", (sw, sh_) == (640, 480) and "640x480" in showing and "(kept)" not in showing,
                    f"{showing} (screen {sw}x{sh_})")
+        self.distance_card()
 
         # The connector forced off and back on: blank, then the picture again, no restart.
         self.start_kiosk("--display drm --autoplay /etc/overflight.jsonl")
@@ -1001,7 +1009,7 @@ class Tests:
     def start_dark_kiosk(self, args):
         """Starts the kiosk where it begins with the screen off (no first frame to wait for)."""
         self.vm.sh("rm -f /tmp/kiosk.log")
-        self.vm.sh(f"(radar-kiosk run {args} > /tmp/kiosk.log 2>&1; echo exit=$? >> /tmp/kiosk.log) &")
+        self.vm.sh(f"(radar-kiosk run {self.read_close(args)} > /tmp/kiosk.log 2>&1; echo exit=$? >> /tmp/kiosk.log) &")
         ok, _ = self.wait_until(lambda: "screen off" in self.kiosk_log() or "exit=" in self.kiosk_log(), 60)
         if "exit=" in self.kiosk_log():
             raise RuntimeError("the kiosk stopped:\n" + self.kiosk_log())
@@ -1097,6 +1105,23 @@ class Tests:
                        and "using the headless display" not in log, " / ".join(log.strip().splitlines()[-3:]))
             self.vm.sh(f"echo {device} > {driver}/bind")
             self.wait_until(lambda: "Virtual-1: connected" in self.vm.sh("radar-kiosk outputs")[1], 30)
+
+    def distance_card(self):
+        """The panel's size as the display reports it (QEMU's EDID), read from the default 2.5 m: the card for
+        the distance on the DRM screen, as render draws it for that size."""
+        self.start_kiosk("--display drm --output Virtual-1 --autoplay /etc/overflight.jsonl --viewing-distance 2.5")
+        showing = next((l for l in self.kiosk_log().splitlines() if "showing on" in l), "")
+        m = re.search(r", (\d+)x(\d+) mm read from 2\.5 m: the card for the distance", showing)
+        self.check("the panel's size comes from the display: at 2.5 m, the card for the distance", m is not None, showing)
+        if m:
+            path = os.path.join(self.work, "distance-card.png")
+            subprocess.run([self.kiosk, "render", "--state", os.path.join(self.work, "overflight.json"), "--size", "800x480",
+                            "--panel-mm", f"{m[1]}x{m[2]}", "--out", path], check=True, capture_output=True)
+            mean, waited = self.wait_for_screen(read_png(path)[2])
+            full, _ = difference(self.vm.screendump()[2], self.rendering(OVERFLIGHT, 800, 480))
+            self.check("the DRM screen shows the card for the distance as render draws it for the panel",
+                       mean < 1.0 and full > 5, f"(mean {mean:.3f} after {waited:.1f} s; {full:.1f} from the full card)")
+        self.stop_kiosk("TERM")
 
     def run_to_frame_limit(self, args):
         """Runs the kiosk until its --frames limit; returns its summary line and its log."""
