@@ -264,17 +264,27 @@ public struct DialPainter {
     /// The range of ring `i + 1` (0...2), on its plate where the kiosk wants one.
     public mutating func drawRangeLabel(_ i: Int, _ p: Parameters, font: Font, text: TextRenderer, in canvas: Canvas) {
         let label = i == 0 ? p.rangeLabels.0 : i == 1 ? p.rangeLabels.1 : p.rangeLabels.2
-        let q = Self.polar(p.center, 45, p.radius * 0.25 * Float(i + 1))
-        let baseline = Point(q.x, q.y - 4 * p.scale)
+        let (baseline, plate) = rangeLabelPlace(i, p, font: font, text: text)
         if p.rangeLabelPlates {
-            let pad = 3 * p.scale + 1
             path.removeAll()
-            path.addRoundedRect(Rect(x: baseline.x - pad, y: baseline.y - font.capHeight - pad,
-                                     width: text.measure(label, font: font).advance + 2 * pad, height: font.capHeight + 2 * pad), cornerRadius: pad)
+            path.addRoundedRect(plate, cornerRadius: Self.rangeLabelPad(p))
             canvas.fill(path, with: .solid(Self.rangeLabelPlate))
         }
         text.draw(label, font: font, at: baseline, color: p.rangeLabelColor, in: canvas)
     }
+
+    /// Where ring `i`'s label stands: its baseline's start, and the plate
+    /// around its capitals (what other marks keep clear of).
+    public func rangeLabelPlace(_ i: Int, _ p: Parameters, font: Font, text: TextRenderer) -> (baseline: Point, plate: Rect) {
+        let label = i == 0 ? p.rangeLabels.0 : i == 1 ? p.rangeLabels.1 : p.rangeLabels.2
+        let q = Self.polar(p.center, 45, p.radius * 0.25 * Float(i + 1))
+        let baseline = Point(q.x, q.y - 4 * p.scale)
+        let pad = Self.rangeLabelPad(p)
+        return (baseline, Rect(x: baseline.x - pad, y: baseline.y - font.capHeight - pad,
+                               width: text.measure(label, font: font).advance + 2 * pad, height: font.capHeight + 2 * pad))
+    }
+
+    private static func rangeLabelPad(_ p: Parameters) -> Float { 3 * p.scale + 1 }
 
     /// The plate under each ring's label: the disc's darkest colour (its
     /// rim's), nearly opaque: a faint backing on the still disc, and under

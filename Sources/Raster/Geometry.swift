@@ -26,6 +26,11 @@ public struct Rect: Equatable, Sendable {
     public var maxY: Float { y + height }
     public var center: Point { Point(x + width / 2, y + height / 2) }
 
+    /// Whether the two overlap (edges that only touch do not).
+    public func intersects(_ other: Rect) -> Bool {
+        x < other.maxX && other.x < maxX && y < other.maxY && other.y < maxY
+    }
+
     /// The smallest whole-pixel rectangle that contains this one.
     public var enclosingPixels: IntRect {
         let x0 = Int(floorf(x)), y0 = Int(floorf(y))

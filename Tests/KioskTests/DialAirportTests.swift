@@ -63,6 +63,29 @@ import StandingData
         return x0 <= x1 ? (Double(x0 + x1 + 1) / 2, Double(y0 + y1 + 1) / 2) : nil
     }
 
+    /// The airports' codes keep clear of the rings' labels: near London
+    /// (KQA101 overhead, the README's card from a capture), LHR's code would
+    /// run into the "10" to its right; near Irvine on the 40 NM dial.
+    @Test(arguments: [("dump1090fa_plord12_44ac.json", 51.350377, -0.578384, 800, 480), ("readsb_overirvine_170ac.json", 33.68, -117.87, 1280, 720)])
+    func theCodesKeepClearOfTheRingsLabels(capture: String, latitude: Double, longitude: Double, width: Int, height: Int) throws {
+        let renderer = KioskRenderer(fonts: try FontSet())
+        let controller = KioskController(layout: KioskLayout(width: width, height: height), measure: renderer)
+        let feed = FeedInterpreter(sourceName: "replay", selector: OverheadSelector(settings: .init(station: GeoPoint(latitude: latitude, longitude: longitude))))
+        feed.identity.standingData = data
+        controller.feed = feed
+        controller.placeAirports()
+        let snapshot = try AircraftJSON.parse(Array(try String(contentsOfFile: CardIdentityTests.root + "/Tests/FeedTests/Fixtures/" + capture, encoding: .utf8).utf8))
+        _ = controller.handle(.feed([.snapshot(snapshot)]), at: 0)
+        let tick = FrameTick(controller: controller, renderer: renderer, buffer: PixelBuffer(width: width, height: height))
+        for frame in 0...90 { tick.draw(at: Double(frame) / 30) }
+        let dial = try #require(controller.renderList.first { $0.id == KioskScene.dialID })
+        let boxes = renderer.airportAndRangeLabelBoxes(dial, minimumTextSize: Float(controller.layout.minimumTextSize))
+        #expect(boxes.airports.count >= 2, "\(capture): airports on the dial \(boxes.airports.count)")
+        for (i, box) in boxes.airports.enumerated() {
+            #expect(!boxes.rings.contains { $0.intersects(box) }, "\(capture): airport \(i)'s code \(box) runs into a ring's label \(boxes.rings)")
+        }
+    }
+
     @Test(arguments: [0.0, 90.0])
     func theMarksLieAtTheirBearingAndDistance(facing: Double) throws {
         let renderer = KioskRenderer(fonts: try FontSet())
