@@ -3,8 +3,8 @@ import AnimationCore
 /// The aircraft card for a reader across the room: four rows (the callsign,
 /// the route, who flies it and what it is, the altitude) at the sizes the
 /// viewing distance needs, on a card that takes most of the screen beside
-/// a smaller dial. The design's card (eleven rows at arm's-length sizes)
-/// is kept where it is large enough: a monitor, or a panel read close.
+/// a smaller dial. The design's card (its numbers, registration, where
+/// to look and journey at arm's-length sizes) is kept where it is large enough: a monitor, or a panel read close.
 ///
 /// Sizes are the capitals' heights at the reader's eye: at least 15
 /// arc-minutes for the callsign and 12 for the altitude (comfortable
@@ -67,7 +67,8 @@ public struct DistantCard: Equatable, Sendable {
     }
     static let lineGap = 1.3, callsignGap = 1.15
 
-    /// The baselines from the card's top, in the order the rows stand.
+    /// The rows' baselines (px of the screen), top to bottom; the altitude's
+    /// at the card's foot.
     public var baselines: (status: Double, callsign: Double, route: Double, details: Double, details2: Double, altitude: Double) {
         let status = frame.y + inset + lineSize
         let callsign = status + Self.callsignGap * callsignSize
@@ -100,6 +101,7 @@ extension DistantCard {
                 if let text {
                     leaves[i].content = .text(text)
                     leaves[i].opacity = shown && !text.isEmpty ? 1 : 0
+                    leaves[i].isDecorative = leaves[i].opacity == 0
                 }
             }
             switch path {
@@ -115,9 +117,7 @@ extension DistantCard {
                 place(x, rows.route, lineSize, unknownAircraft ? KioskScene.unknownAircraftLine
                                                 : KioskScene.fitted(lines.first, size: lineSize, width: width, measure: measure))
             case "card/details": place(x, rows.details, lineSize, details.first)
-            case "card/details2":
-                place(x, rows.details2, lineSize, details.second)
-                leaves[i].isDecorative = leaves[i].opacity == 0
+            case "card/details2": place(x, rows.details2, lineSize, details.second)
             case "card/row0/value": place(right, rows.altitude, altitudeSize)
             default:
                 leaves[i].opacity = 0

@@ -43,7 +43,8 @@ import Display
     /// design's where it reads (a monitor; a small panel read close).
     @Test func theDistantCardWhereTheDesignsIsTooSmall() throws {
         func layout(_ w: Int, _ h: Int, _ mm: (Double, Double), _ metres: Double) throws -> KioskLayout {
-            KioskLayout(width: w, height: h, viewing: try #require(ViewingGeometry(distanceMetres: metres, widthMM: mm.0, heightMM: mm.1, width: w, height: h)))
+            let viewing: ViewingGeometry = try #require(ViewingGeometry(distanceMetres: metres, widthMM: mm.0, heightMM: mm.1, width: w, height: h))
+            return KioskLayout(width: w, height: h, viewing: viewing)
         }
         #expect(try layout(800, 480, (154, 86), 2.5).distantCard != nil)
         #expect(try layout(800, 480, (154, 86), 0.5).distantCard == nil)
