@@ -137,7 +137,7 @@ public struct KioskConfiguration: Equatable, Sendable {
     /// Each panel's size, mm (empty: as the display reports it).
     public var panelSizes: [PanelSize] = []
     /// How far away the kiosk is read, metres: the card's type is sized for it.
-    public var viewingDistanceMetres = 2.5
+    public var viewingDistanceMetres = ViewingGeometry.defaultDistanceMetres
     public var pixelFormat = ScanoutPixelFormat.xrgb8888
     /// Threads drawing a whole frame; nil: `automaticRenderThreads`.
     public var renderThreads: Int?

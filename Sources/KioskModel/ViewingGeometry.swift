@@ -34,6 +34,9 @@ public struct ViewingGeometry: Equatable, Sendable {
         panelMillimetres = (widthMM, heightMM)
     }
 
+    /// Across a living room: the distance the card is sized for unless told.
+    public static let defaultDistanceMetres = 2.5
+
     /// The distances a reader may stand at, metres.
     public static let plausibleDistance = 0.3...20.0
 

@@ -392,14 +392,14 @@ public final class KioskRenderer: TextMeasuring {
         guard let traffic, p.trafficOpacity > 0, !traffic.airportMarks.isEmpty else { return }
         let saved = canvas.opacity
         canvas.opacity = saved * p.trafficOpacity
-        let ring = Self.airportRing(p)
+        let ring = Self.airportRing(p), plates = rangeLabelPlates(p, font: fonts.range)
         for mark in traffic.airportMarks {
             let q = Point(p.center.x + Float(mark.x) * p.radius, p.center.y - Float(mark.y) * p.radius)
             path.removeAll()
             path.addCircle(center: q, radius: ring)
             canvas.stroke(path, style: StrokeStyle(width: max(1.5 * p.scale, 1)), with: .solid(p.rangeLabelColor))
             let label = traffic.airports[mark.index].label
-            text.draw(label, font: fonts.range, at: airportLabelBox(label, at: q, p, font: fonts.range).origin, alignment: .left,
+            text.draw(label, font: fonts.range, at: airportLabelBox(label, at: q, p, font: fonts.range, clearOf: plates).origin, alignment: .left,
                       color: p.rangeLabelColor, in: canvas)
         }
         canvas.opacity = saved
@@ -411,27 +411,34 @@ public final class KioskRenderer: TextMeasuring {
     /// Where an airport's code stands beside its mark at `q`: its capitals'
     /// box, and the start of its baseline. To the mark's right, or to its
     /// left where the right would run into a ring's label.
-    private func airportLabelBox(_ label: String, at q: Point, _ p: DialPainter.Parameters, font: Font) -> (box: Rect, origin: Point) {
+    private func airportLabelBox(_ label: String, at q: Point, _ p: DialPainter.Parameters, font: Font,
+                                 clearOf plates: (Rect, Rect, Rect)) -> (box: Rect, origin: Point) {
         let gap = Self.airportRing(p) + 4 * p.scale + 2, advance = text.shaper.shape(label, font: font).advance
         let baseline = q.y + font.capHeight / 2
         let right = Rect(x: q.x + gap, y: baseline - font.capHeight, width: advance, height: font.capHeight)
-        let crosses = (0..<3).contains { dial.rangeLabelPlace($0, p, font: font, text: text).plate.intersects(right) }
+        let crosses = plates.0.intersects(right) || plates.1.intersects(right) || plates.2.intersects(right)
         let x = crosses ? q.x - gap - advance : q.x + gap
         return (Rect(x: x, y: right.y, width: advance, height: font.capHeight), Point(x, baseline))
+    }
+
+    /// The plates of the rings' three labels on the dial of `p` (a tuple: a whole frame allocates nothing).
+    private func rangeLabelPlates(_ p: DialPainter.Parameters, font: Font) -> (Rect, Rect, Rect) {
+        (dial.rangeLabelPlace(0, p, font: font, text: text).plate, dial.rangeLabelPlace(1, p, font: font, text: text).plate,
+         dial.rangeLabelPlace(2, p, font: font, text: text).plate)
     }
 
     /// The boxes of the airports' codes on the dial of `item` as drawn, and of
     /// the rings' labels' plates: the codes keep clear of the plates.
     public func airportAndRangeLabelBoxes(_ item: RenderItem, minimumTextSize: Float) -> (airports: [Rect], rings: [Rect]) {
         let p = dialParameters(item, sweepBearing: 0)
-        let font = dialFonts(item, minimumTextSize: minimumTextSize).range
+        let font = dialFonts(item, minimumTextSize: minimumTextSize).range, plates = rangeLabelPlates(p, font: font)
         let airports = traffic.map { traffic in
             traffic.airportMarks.map { mark in
                 airportLabelBox(traffic.airports[mark.index].label, at: Point(p.center.x + Float(mark.x) * p.radius, p.center.y - Float(mark.y) * p.radius),
-                                p, font: font).box
+                                p, font: font, clearOf: plates).box
             }
         } ?? []
-        return (airports, (0..<3).map { dial.rangeLabelPlace($0, p, font: font, text: text).plate })
+        return (airports, [plates.0, plates.1, plates.2])
     }
 
     /// The sizes of the dial's compass (N, E, S, W) and range (5, 10, 15)

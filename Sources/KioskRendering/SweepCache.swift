@@ -28,10 +28,10 @@ final class SweepCache {
     /// More leaves over the dial than this, and a sweep frame would be most of
     /// a whole one: the cache is dropped instead.
     static let overlayCapacity = 4
-
-    init() { overlays.reserveCapacity(Self.overlayCapacity) }
     /// Whether a sweep frame may use it.
     private(set) var isValid = false
+
+    init() { overlays.reserveCapacity(Self.overlayCapacity) }
 
     /// Keeps `box` of `frame` as the dial under the sweep.
     func take(_ box: IntRect, of frame: PixelBuffer) {

@@ -163,10 +163,12 @@ public enum Audit {
                 }
                 // Read across the room: the callsign and the altitude as tall at the eye as the distant card's
                 // sizes ask, or a line as wide as the card (a callsign of the widest letters, set smaller to fit).
-                let advance = renderer.width(of: text, style: style, size: item.frame.height)
-                let fillsTheCard = card.map { advance >= 0.95 * ($0.width - 2 * (layout.distantCard?.inset ?? 40 * layout.cardScale)) } ?? false
-                if let viewing = layout.viewing, let arcMinutes = readingArcMinutes[item.id.path], !fillsTheCard,
-                   Double(ink) < viewing.pixels(arcMinutes: arcMinutes) - 1 {
+                func fillsTheCard() -> Bool {
+                    let advance = renderer.width(of: text, style: style, size: item.frame.height)
+                    return card.map { advance >= 0.95 * ($0.width - 2 * (layout.distantCard?.inset ?? 40 * layout.cardScale)) } ?? false
+                }
+                if let viewing = layout.viewing, let arcMinutes = readingArcMinutes[item.id.path],
+                   Double(ink) < viewing.pixels(arcMinutes: arcMinutes) - 1, !fillsTheCard() {
                     found.append("\(place): \(item.id) is drawn \(ink) px tall, \(rounded(viewing.arcMinutes(pixels: Double(ink)))) arc-minutes "
                                  + "at \(rounded(viewing.distanceMetres)) m, below \(rounded(arcMinutes))")
                 }

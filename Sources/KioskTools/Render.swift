@@ -16,20 +16,15 @@ import SystemIO
 /// puts standby's corner as it reads 12 minutes after the log's last overflight;
 /// `--brightness PERCENT` draws it as night dims a panel without a backlight.
 public enum Render {
-    /// The layout at `size`, seen as `--panel-mm WxH` (as the mode stands, as `panel_mm`) and
-    /// `--viewing-distance M` say.
-    static func layout(_ size: PixelSize, _ args: ParsedArguments) throws -> KioskLayout {
-        KioskLayout(width: size.width, height: size.height, viewing: try viewing(size, args))
-    }
-
-    /// How a screen of `size` is seen, from `--panel-mm WxH` and `--viewing-distance M`; nil without a panel size.
+    /// How a screen of `size` is seen, from `--panel-mm WxH` (as the mode stands, as `panel_mm`) and
+    /// `--viewing-distance M`; nil without a panel size.
     static func viewing(_ size: PixelSize, _ args: ParsedArguments) throws -> ViewingGeometry? {
         guard let text = args.value("--panel-mm") else { return nil }
         let panel: PanelSize
         do { panel = try ConfigurationKey.panelSize(text, "--panel-mm").standing(width: size.width, height: size.height) } catch {
             throw ArgumentError("\(error)")
         }
-        let distance = try args.number("--viewing-distance", default: 2.5, range: ViewingGeometry.plausibleDistance)
+        let distance = try args.number("--viewing-distance", default: ViewingGeometry.defaultDistanceMetres, range: ViewingGeometry.plausibleDistance)
         guard let viewing = ViewingGeometry(distanceMetres: distance, widthMM: panel.width, heightMM: panel.height,
                                             width: size.width, height: size.height) else {
             throw ArgumentError("--panel-mm \(text): not a panel of \(size.width)x\(size.height) pixels (a pixel 0.04 to 2.5 mm, square)")
@@ -46,7 +41,7 @@ public enum Render {
         let from = try args.value("--from").map(readState)
         let fonts = try FontSet(directory: args.value("--fonts"))
         let renderer = KioskRenderer(fonts: fonts)
-        let controller = KioskController(layout: try layout(size, args), initial: from ?? target, measure: renderer)
+        let controller = KioskController(layout: KioskLayout(width: size.width, height: size.height, viewing: try viewing(size, args)), initial: from ?? target, measure: renderer)
         let view = try stationView(args)
         controller.setStationView(facing: view.facing, elevationFeet: view.stationElevationFeet, at: 0)
         if let log = args.value("--overflight-log") { controller.setStandbyInfo(try standbyInfo(log: log), at: 0) }
