@@ -36,7 +36,7 @@ public final class Canvas {
 
     let rasterizer = CoverageRasterizer()
     private var flattened = FlattenedPath()
-    private var stroker = Stroker()
+    private(set) var stroker = Stroker()
     private let tables = GradientTableCache()
     private var colorScratch: UnsafeMutablePointer<UInt32>
     private var coverageScratch: UnsafeMutablePointer<UInt8>
@@ -189,7 +189,7 @@ public final class Canvas {
         let mask = clipMasks[clipMaskCount]
         mask.clear()
         flattened.flatten(path, transform: state.transform, tolerance: tolerance)
-        let area = rasterArea(outset: 1)
+        let area = rasterArea(of: flattened.bounds, outset: 1)
         guard !area.isEmpty else {
             // A clip path wholly outside the clip: nothing may be drawn until the restore.
             state.clipRect = .empty
@@ -221,7 +221,7 @@ public final class Canvas {
 
     public func fill(_ path: Path, with paint: Paint, rule: FillRule = .nonZero) {
         flattened.flatten(path, transform: state.transform, tolerance: tolerance)
-        let area = rasterArea(outset: 1)
+        let area = rasterArea(of: flattened.bounds, outset: 1)
         // Wholly outside the clip: nothing to draw (and an empty clip is no place to rasterize).
         guard !area.isEmpty else { return }
         rasterizer.begin(clip: area, skipping: skippedRows)
@@ -238,9 +238,13 @@ public final class Canvas {
         if width < 1 { alpha = width; width = 1 }
         // The outline reaches half the width past the path, a miter up to its
         // limit times that, a square cap √2 times it.
-        let area = rasterArea(outset: width / 2 * max(style.miterLimit, 1.5) + 1)
+        let outset = width / 2 * max(style.miterLimit, 1.5) + 1, box = flattened.bounds
+        let area = rasterArea(of: box, outset: outset)
         guard !area.isEmpty else { return }
         rasterizer.begin(clip: area, skipping: skippedRows)
+        // A stroke the clip's rows (a band's) cut, or with skipped rows in it, is outlined only where it can be seen.
+        let culling = box.map { Float(area.y) > $0.lower.y - outset || Float(area.maxY) < $0.upper.y + outset } ?? true
+            || (!skippedRows.isEmpty && skippedRows.overlaps(area.y..<area.maxY))
         // Round caps and joins are inscribed polygons, not area-balanced like
         // FlattenedPath's chords: they get half the tolerance to lose as little.
         stroker.tolerance = tolerance / 2
@@ -248,19 +252,19 @@ public final class Canvas {
         flattened.points.withUnsafeBufferPointer { all in
             for line in polylines {
                 let slice = UnsafeBufferPointer(rebasing: all[line.start..<(line.start + line.count)])
-                stroker.stroke(slice, closed: line.closed, halfWidth: width / 2, style: style, into: rasterizer)
+                stroker.stroke(slice, closed: line.closed, halfWidth: width / 2, style: style, into: rasterizer, culling: culling)
             }
         }
         sweep(paint: paint, rule: .nonZero, alpha: alpha)
     }
 
-    /// The part of the clip the flattened path, grown by `outset` pixels, can
+    /// The part of the clip the flattened path (of bounds `box`), grown by `outset` pixels, can
     /// touch. The rasterizer's cells and sweep then span the shape, not the
     /// whole clip: a full clip's cells are 8 MB at 1920x1080, most of them
     /// never needed by a dial in the middle of the picture.
-    private func rasterArea(outset: Float) -> IntRect {
+    private func rasterArea(of box: (lower: Point, upper: Point)?, outset: Float) -> IntRect {
         let clip = state.clipRect
-        guard let box = flattened.bounds, outset.isFinite else { return clip }
+        guard let box, outset.isFinite else { return clip }
         let lower = box.lower - outset, upper = box.upper + outset
         guard lower.x.isFinite, lower.y.isFinite, upper.x.isFinite, upper.y.isFinite else { return clip }
         let x0 = max(Float(clip.x), floorf(lower.x)), y0 = max(Float(clip.y), floorf(lower.y))

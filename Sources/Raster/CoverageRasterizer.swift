@@ -26,6 +26,8 @@ public final class CoverageRasterizer {
     private var clip = IntRect.empty
     /// Rows inside the clip the shape leaves alone (another thread's, in a band with a hole).
     private var skipped: Range<Float> = 0..<0
+    /// The same rows counted from the clip's top, which the sweep passes over.
+    private var skippedRows: Range<Int> = 0..<0
     private var cellStride = 0
     private var wordStride = 0
     private var touchedMinRow = Int.max
@@ -71,6 +73,7 @@ public final class CoverageRasterizer {
     public func begin(clip: IntRect, skipping: Range<Int> = 0..<0) {
         self.clip = clip
         skipped = skipping.isEmpty ? 0..<0 : Float(skipping.lowerBound)..<Float(skipping.upperBound)
+        skippedRows = skipping.isEmpty ? 0..<0 : (skipping.lowerBound - clip.y)..<(skipping.upperBound - clip.y)
         let w = max(clip.width, 0), h = max(clip.height, 0)
         // Whole groups of four, the last one or two past the right side.
         cellStride = (w + 2 + 3) & ~3
@@ -84,6 +87,23 @@ public final class CoverageRasterizer {
         }
         touchedMinRow = .max; touchedMaxRow = .min
         touchedMinCell = .max; touchedMaxCell = .min
+    }
+
+    /// The rows the shape begun last may cover: the clip's, less the skipped ones.
+    public var coveredRows: CoveredRows { CoveredRows(top: Float(clip.y), bottom: Float(clip.maxY), skipped: skipped) }
+
+    /// Rows a shape may cover, copied out of the rasterizer for a quick test
+    /// of each of its parts.
+    public struct CoveredRows {
+        let top: Float, bottom: Float
+        let skipped: Range<Float>
+
+        /// Whether a part of the shape lying between heights `from` and `to` can reach one of the rows.
+        @inline(__always)
+        func reach(from low: Float, to high: Float) -> Bool {
+            if high < top || low > bottom { return false }
+            return skipped.isEmpty || low < skipped.lowerBound || high > skipped.upperBound
+        }
     }
 
     /// Adds every edge of a closed polygon.
@@ -336,12 +356,23 @@ public final class CoverageRasterizer {
         if touchedMinRow > touchedMaxRow { return }
         let firstWord = max(touchedMinCell, 0) >> 8
         let lastWord = min(max(touchedMaxCell, 0), cellStride - 1) >> 8
-        // Two copies of the loop, so that the rule is a constant inside each.
-        if rule == .evenOdd {
-            for row in touchedMinRow...touchedMaxRow { sweepRow(row, firstWord, lastWord, evenOdd: true, into: &painter) }
-        } else {
-            for row in touchedMinRow...touchedMaxRow { sweepRow(row, firstWord, lastWord, evenOdd: false, into: &painter) }
+        // The skipped rows hold no cells: only the rows above and below them
+        // are swept (a band's shape crossing the inner bands' rows would
+        // otherwise look through every word of each of those rows).
+        let rows = touchedMinRow..<(touchedMaxRow + 1)
+        let skip = skippedRows.isEmpty ? rows.upperBound..<rows.upperBound : skippedRows
+        let aboveEnd = min(max(skip.lowerBound, rows.lowerBound), rows.upperBound)
+        let belowStart = min(max(skip.upperBound, aboveEnd), rows.upperBound)
+        func sweep(_ rows: Range<Int>) {
+            // Two copies of the loop, so that the rule is a constant inside each.
+            if rule == .evenOdd {
+                for row in rows { sweepRow(row, firstWord, lastWord, evenOdd: true, into: &painter) }
+            } else {
+                for row in rows { sweepRow(row, firstWord, lastWord, evenOdd: false, into: &painter) }
+            }
         }
+        sweep(rows.lowerBound..<aboveEnd)
+        sweep(belowStart..<rows.upperBound)
         touchedMinRow = .max; touchedMaxRow = .min
         touchedMinCell = .max; touchedMaxCell = .min
     }

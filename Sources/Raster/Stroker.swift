@@ -14,11 +14,27 @@ import Darwin
 struct Stroker {
     private var left: [Point] = []
     private var right: [Point] = []
+    /// Per segment of the polyline being stroked: whether its outline is worked out.
+    private var needed: [Bool] = []
     /// Flattening tolerance for round joins and caps, in pixels.
     var tolerance: Float = 0.05
+    /// Segments whose outline was worked out, since the stroker was made (tests).
+    private(set) var segmentsOutlined = 0
 
+    /// Strokes `points` into `rasterizer`. `culling`, when the rasterizer's
+    /// rows cut the stroke: only the segments whose outline can reach a row
+    /// it covers (`CoverageRasterizer.coveredRows`) are outlined, with their neighbours for the joins: a band of a frame
+    /// drawn on several threads outlines its own part of a ring, not all of
+    /// it. Every edge that crosses a covered row is the one the whole
+    /// outline has, added in the same order, so the pixels are the same. A
+    /// run of segments left out is bridged by one edge between the outlined
+    /// points either side of it; those lie where the run does, above the
+    /// covered rows, below them, or among the skipped ones (it cannot leave
+    /// one of these without crossing a covered row), so the bridge crosses
+    /// no covered row either, and a row's coverage is the sum of the edges
+    /// that cross it.
     mutating func stroke(_ points: UnsafeBufferPointer<Point>, closed: Bool, halfWidth hw: Float,
-                         style: StrokeStyle, into rasterizer: CoverageRasterizer) {
+                         style: StrokeStyle, into rasterizer: CoverageRasterizer, culling: Bool = false) {
         left.removeAll(keepingCapacity: true)
         right.removeAll(keepingCapacity: true)
         let n = points.count
@@ -28,19 +44,36 @@ struct Stroker {
             return
         }
         let segments = closed ? n : n - 1
+        // As far as a join (a miter up to its limit) or a cap (a square one
+        // √2 times) reaches from the path, and a pixel for rounding.
+        let reach = hw * max(style.miterLimit, 1.5) + 1
+        let anySegment = culling ? markNeeded(points, segments: segments, reach: reach, rows: rasterizer.coveredRows) : (any: true, skippedFirst: false)
         var previousNormal = Point.zero
         var firstNormal = Point.zero
         var previousLength: Float = 0
         var firstLength: Float = 0
+        // The first segment outlined is the polyline's first, and the last its last: the ends join (or take caps) as whole.
+        var startsAtFirst = false, reachesLast = false
+        var gap = false
         for s in 0..<segments {
             let a = points[s], b = points[(s + 1) % n]
             let d = b - a
             let len = length(d)
             if len == 0 { continue }
+            guard !culling || needed[s] else {
+                gap = !left.isEmpty
+                reachesLast = false
+                continue
+            }
+            segmentsOutlined += 1
             let normal = Point(-d.y, d.x) * (hw / len)
-            if left.isEmpty {
-                firstNormal = normal
-                firstLength = len
+            if left.isEmpty || gap {
+                if left.isEmpty {
+                    firstNormal = normal
+                    firstLength = len
+                    startsAtFirst = !anySegment.skippedFirst
+                }
+                gap = false
                 left.append(a + normal)
                 right.append(a - normal)
             } else {
@@ -50,25 +83,62 @@ struct Stroker {
             right.append(b - normal)
             previousNormal = normal
             previousLength = len
+            reachesLast = true
         }
         if left.isEmpty {
-            addDot(points[0], halfWidth: hw, cap: style.cap, into: rasterizer)
+            // Only a polyline of one point repeated is a dot; one wholly out of reach draws nothing.
+            if !culling || !anySegment.any { addDot(points[0], halfWidth: hw, cap: style.cap, into: rasterizer) }
             return
         }
         if closed {
-            join(at: points[0], from: previousNormal, to: firstNormal, lengths: (previousLength, firstLength),
-                 halfWidth: hw, style: style)
+            // The ends join where the polyline's first and last segments were both outlined; elsewhere, a bridge.
+            if startsAtFirst && reachesLast {
+                join(at: points[0], from: previousNormal, to: firstNormal, lengths: (previousLength, firstLength),
+                     halfWidth: hw, style: style)
+            }
             left.withUnsafeBufferPointer { rasterizer.addPolygon($0) }
             right.reverse()
             right.withUnsafeBufferPointer { rasterizer.addPolygon($0) }
             return
         }
-        // One outline: left forward, end cap, right backward, start cap.
+        // One outline: left forward, end cap, right backward, start cap (each cap where its end was outlined).
         let end = points[n - 1], start = points[0]
-        addCap(at: end, normal: previousNormal, cap: style.cap, to: &left, halfWidth: hw)
+        if reachesLast { addCap(at: end, normal: previousNormal, cap: style.cap, to: &left, halfWidth: hw) }
         left.append(contentsOf: right.reversed())
-        addCap(at: start, normal: -firstNormal, cap: style.cap, to: &left, halfWidth: hw)
+        if startsAtFirst { addCap(at: start, normal: -firstNormal, cap: style.cap, to: &left, halfWidth: hw) }
         left.withUnsafeBufferPointer { rasterizer.addPolygon($0) }
+    }
+
+    /// Marks in `needed` the segments to outline: those whose outline can
+    /// reach a covered row, and each one's neighbours (the nearest segments
+    /// of non-zero length before and after it), whose directions its joins
+    /// are made from. Returns whether any segment has a length, and whether
+    /// the first of those is left out.
+    private mutating func markNeeded(_ points: UnsafeBufferPointer<Point>, segments: Int, reach: Float,
+                                     rows: CoverageRasterizer.CoveredRows) -> (any: Bool, skippedFirst: Bool) {
+        if needed.count < segments { needed.append(contentsOf: repeatElement(false, count: segments - needed.count)) }
+        return needed.withUnsafeMutableBufferPointer { needed in
+            let n = points.count
+            var first = -1, previous = -1, previousReaches = false, firstReaches = false
+            for s in 0..<segments {
+                let a = points[s], b = points[s + 1 == n ? 0 : s + 1], d = b - a
+                // Of no length exactly when `stroke` finds it so (√x is 0 only for 0).
+                guard (d * d).sum() != 0 else { needed[s] = false; continue }
+                let reaches = rows.reach(from: min(a.y, b.y) - reach, to: max(a.y, b.y) + reach)
+                needed[s] = reaches || previousReaches
+                if reaches && previous >= 0 { needed[previous] = true }
+                if first < 0 { first = s; firstReaches = reaches }
+                previous = s
+                previousReaches = reaches
+            }
+            guard first >= 0 else { return (false, false) }
+            // A closed polyline's last segment joins its first.
+            if segments == n && previous != first {
+                if firstReaches { needed[previous] = true }
+                if previousReaches { needed[first] = true }
+            }
+            return (true, !needed[first])
+        }
     }
 
     private mutating func join(at p: Point, from n0: Point, to n1: Point, lengths: (Float, Float),
