@@ -21,18 +21,18 @@ struct Stroker {
     /// Segments whose outline was worked out, since the stroker was made (tests).
     private(set) var segmentsOutlined = 0
 
-    /// Strokes `points` into `rasterizer`. `culling`, when the rasterizer's
-    /// rows cut the stroke: only the segments whose outline can reach a row
-    /// it covers (`CoverageRasterizer.coveredRows`) are outlined, with their neighbours for the joins: a band of a frame
-    /// drawn on several threads outlines its own part of a ring, not all of
-    /// it. Every edge that crosses a covered row is the one the whole
-    /// outline has, added in the same order, so the pixels are the same. A
-    /// run of segments left out is bridged by one edge between the outlined
-    /// points either side of it; those lie where the run does, above the
-    /// covered rows, below them, or among the skipped ones (it cannot leave
-    /// one of these without crossing a covered row), so the bridge crosses
-    /// no covered row either, and a row's coverage is the sum of the edges
-    /// that cross it.
+    /// Strokes `points` into `rasterizer`. With `culling` (the rasterizer's
+    /// rows cut the stroke), only the segments whose outline can reach a row
+    /// it covers (`CoverageRasterizer.coveredRows`) are outlined, with their
+    /// neighbours for the joins: a band of a frame drawn on several threads
+    /// outlines its own part of a ring, not all of it. Every edge that
+    /// crosses a covered row is the one the whole outline has, added in the
+    /// same order, so the pixels are the same. A run of segments left out
+    /// is bridged by one edge between the outlined points either side of
+    /// it; those lie where the run does, above the covered rows, below
+    /// them, or among the skipped ones (it cannot leave one of these without
+    /// crossing a covered row), so the bridge crosses no covered row either,
+    /// and a row's coverage is the sum of the edges that cross it.
     mutating func stroke(_ points: UnsafeBufferPointer<Point>, closed: Bool, halfWidth hw: Float,
                          style: StrokeStyle, into rasterizer: CoverageRasterizer, culling: Bool = false) {
         left.removeAll(keepingCapacity: true)
@@ -47,7 +47,8 @@ struct Stroker {
         // As far as a join (a miter up to its limit) or a cap (a square one
         // √2 times) reaches from the path, and a pixel for rounding.
         let reach = hw * max(style.miterLimit, 1.5) + 1
-        let anySegment = culling ? markNeeded(points, segments: segments, reach: reach, rows: rasterizer.coveredRows) : (any: true, skippedFirst: false)
+        let anySegment = culling ? markNeeded(points, segments: segments, reach: reach, rows: rasterizer.coveredRows)
+                                 : (any: true, skippedFirst: false)
         var previousNormal = Point.zero
         var firstNormal = Point.zero
         var previousLength: Float = 0
